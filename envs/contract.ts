@@ -1,0 +1,107 @@
+/**
+ * The environment contract, after Gymnasium: `reset` then `step` until `terminated` or
+ * `truncated`, then `close`. Every method is async so an in-process env and a remote one
+ * (WebSocket, AgentGym HTTP) are interchangeable. Observations and actions are text.
+ */
+
+export type Split = 'train' | 'test';
+
+/** JSON-serialisable values, for info fields that cross the wire. */
+export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+
+export interface EnvSpec {
+  /** Registry id, e.g. `babyai`. */
+  readonly id: string;
+  /** One line for `actorgym envs`. */
+  readonly description: string;
+  /** Default interaction horizon (maxTurns) when a run does not set one. */
+  readonly defaultHorizon: number;
+  /** Number of tasks in each split. Task ids come from `EnvDefinition.tasks`. */
+  readonly splits: Readonly<Record<Split, number>>;
+  /** The reward an episode gets on success is at most this (BabyAI: 1, SciWorld: 100 before scaling). */
+  readonly maxReward: number;
+}
+
+export interface ResetOptions {
+  /** A task id from one of the env's splits; it fixes the task completely. */
+  readonly taskId: string;
+  /** Seed for any randomness inside the episode; the same task id and seed replay the same episode. */
+  readonly seed?: number;
+}
+
+export interface StepInfo {
+  /** The actions the env accepts now, when it can list them (BabyAI, TextCraft). */
+  readonly availableActions?: readonly string[];
+  /** Env-specific score (SciWorld 0–100); reward stays the training signal. */
+  readonly score?: number;
+  /** True when the action could not be executed (the observation carries the env's message). */
+  readonly invalidAction?: boolean;
+  /** True when the episode ended in success. Only meaningful with `terminated`. */
+  readonly success?: boolean;
+  readonly [key: string]: JsonValue | undefined;
+}
+
+export interface ResetResult {
+  /** The first observation: the instruction/goal and the initial view. */
+  readonly observation: string;
+  readonly info: StepInfo;
+}
+
+export interface StepResult {
+  readonly observation: string;
+  readonly reward: number;
+  /** The env ended the episode (goal reached or failed for good). */
+  readonly terminated: boolean;
+  /** The env cut the episode for its own limit (e.g. BabyAI's max primitive steps). */
+  readonly truncated: boolean;
+  readonly info: StepInfo;
+}
+
+export interface Env {
+  readonly spec: EnvSpec;
+  reset(options: ResetOptions): Promise<ResetResult>;
+  step(action: string): Promise<StepResult>;
+  close(): Promise<void>;
+}
+
+/**
+ * An oracle reads the env's own state and returns the next action toward the goal. Async so
+ * that a remote env can ask its server's oracle (`oracle` op in docs/protocol.md).
+ */
+export interface Oracle {
+  next(): Promise<string>;
+}
+
+/**
+ * What the registry holds for an env family: how to make instances and list tasks, and an
+ * optional oracle bound to a local instance.
+ */
+export interface EnvDefinition {
+  readonly spec: EnvSpec;
+  /** Task ids of a split, in a fixed order. Train and test never share an id. */
+  tasks(split: Split): readonly string[];
+  make(): Env;
+  /** An oracle that solves the task `env` was last reset to, from the env's internal state. */
+  oracle?(env: Env): Oracle;
+}
+
+/** Errors are values with a literal code (see docs/protocol.md for the wire mapping). */
+export type EnvErrorCode =
+  | 'ENV_UNKNOWN'
+  | 'ENV_NOT_RESET'
+  | 'ENV_CLOSED'
+  | 'TASK_UNKNOWN'
+  | 'ENV_LOST'
+  | 'ENV_TIMEOUT'
+  | 'PROTOCOL_ERROR'
+  | 'ENV_INTERNAL';
+
+export class EnvError extends Error {
+  override readonly name = 'EnvError';
+  constructor(
+    readonly code: EnvErrorCode,
+    message: string,
+  ) {
+    super(message);
+  }
+}

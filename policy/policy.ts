@@ -1,0 +1,43 @@
+/**
+ * What picks actions. The agent actor gathers the act requests that arrive together and hands
+ * them to `act` as one batch; a policy that keeps per-episode state (a transformer's context and
+ * KV cache) drops it on `release`.
+ */
+
+export interface ActRequest {
+  readonly episodeId: string;
+  /** 0-based turn index within the episode. */
+  readonly turn: number;
+  /** The latest observation; at turn 0 it is the reset observation, which holds the instruction. */
+  readonly observation: string;
+  /** Actions the env lists as available now, when it lists them. */
+  readonly availableActions?: readonly string[];
+  /** Per-episode sampling seed, so a decision does not depend on which batch it landed in. */
+  readonly seed: number;
+}
+
+export interface Decision {
+  readonly action: string;
+  /** Token ids the policy sampled for this action (including its end-of-action token). */
+  readonly tokenIds?: readonly number[];
+  /** Log-probabilities of `tokenIds` under the policy that sampled them. */
+  readonly logProbs?: readonly number[];
+}
+
+/** One episode as the policy saw it, token in and token out (DESIGN: multi-turn token layout). */
+export interface TokenTrajectory {
+  readonly tokens: readonly number[];
+  /** 1 on agent tokens (including the closing end-of-action token), 0 elsewhere. */
+  readonly mask: readonly number[];
+  /** Sampling log-prob on agent tokens, 0 elsewhere. */
+  readonly logProbs: readonly number[];
+}
+
+export interface Policy {
+  readonly name: string;
+  /** Version of the weights that produce decisions; 0 for policies without weights. */
+  readonly version: number;
+  act(batch: readonly ActRequest[]): Promise<readonly Decision[]>;
+  /** The episode has ended: drop its state; returns its token record when the policy keeps one. */
+  release(episodeId: string): TokenTrajectory | undefined;
+}

@@ -1,0 +1,147 @@
+/**
+ * The typed event stream of a run. Every event is JSON-serialisable, carries `t` (milliseconds
+ * from the run's injected clock) and a `type` in `domain.verb` form. The same objects travel
+ * in-process (an RxJS Observable) and over WebSocket (`docs/protocol.md`).
+ */
+import type { Split } from '../envs/contract.ts';
+
+export type EpisodeOutcome = 'success' | 'failure' | 'truncated' | 'aborted';
+
+/** Why an episode was aborted: infrastructure, never the agent. */
+export type AbortReason =
+  | 'env_lost'
+  | 'env_timeout'
+  | 'env_error'
+  | 'agent_timeout'
+  | 'agent_error'
+  | 'protocol_error'
+  | 'cancelled';
+
+export interface RunStarted {
+  readonly type: 'run.started';
+  readonly t: number;
+  readonly runId: string;
+  readonly env: string;
+  readonly split: Split;
+  readonly episodes: number;
+  readonly concurrency: number;
+  readonly seed: number;
+  readonly horizon: number;
+}
+
+export interface EpisodeStarted {
+  readonly type: 'episode.started';
+  readonly t: number;
+  readonly episodeId: string;
+  readonly taskId: string;
+  /** Index of the task slot in the run; retries of a slot share it. */
+  readonly slot: number;
+  /** 0 for the first attempt, 1.. for retries after an abort. */
+  readonly attempt: number;
+  readonly maxTurns: number;
+  readonly policyVersion: number;
+}
+
+export interface AgentActed {
+  readonly type: 'agent.acted';
+  readonly t: number;
+  readonly episodeId: string;
+  readonly turn: number;
+  readonly action: string;
+}
+
+export interface EnvStepped {
+  readonly type: 'env.stepped';
+  readonly t: number;
+  readonly episodeId: string;
+  readonly turn: number;
+  readonly reward: number;
+  readonly terminated: boolean;
+  readonly truncated: boolean;
+}
+
+export interface EpisodeFinished {
+  readonly type: 'episode.finished';
+  readonly t: number;
+  readonly episodeId: string;
+  readonly taskId: string;
+  readonly slot: number;
+  readonly attempt: number;
+  readonly outcome: EpisodeOutcome;
+  /** Total reward; 0 for aborted episodes, which are never trained on. */
+  readonly reward: number;
+  readonly turns: number;
+  readonly maxTurns: number;
+  readonly policyVersion: number;
+  /** Set for `aborted`: what failed, and the error message. */
+  readonly abortReason?: AbortReason;
+  readonly error?: string;
+}
+
+export interface HorizonChanged {
+  readonly type: 'horizon.changed';
+  readonly t: number;
+  readonly from: number;
+  readonly to: number;
+  /** The learner step at which the new horizon takes effect. */
+  readonly step: number;
+  readonly reason: string;
+}
+
+export interface RunFinished {
+  readonly type: 'run.finished';
+  readonly t: number;
+  readonly runId: string;
+  readonly summary: RolloutSummary;
+}
+
+export type RunEvent =
+  | RunStarted
+  | EpisodeStarted
+  | AgentActed
+  | EnvStepped
+  | EpisodeFinished
+  | HorizonChanged
+  | RunFinished;
+
+export type RunEventType = RunEvent['type'];
+
+export interface OutcomeCounts {
+  success: number;
+  failure: number;
+  truncated: number;
+  aborted: number;
+}
+
+/** What `rollout --json` prints and `createRolloutSystem` resolves to. */
+export interface RolloutSummary {
+  readonly env: string;
+  readonly split: Split;
+  readonly agent: string;
+  readonly seed: number;
+  /** Task slots run; each ends with the outcome of its last attempt. */
+  readonly episodes: number;
+  /** Attempts, including retries after aborts. */
+  readonly attempts: number;
+  /** Successes over episodes that were not aborted. */
+  readonly successRate: number;
+  /** Mean total reward over episodes that were not aborted. */
+  readonly meanReward: number;
+  readonly meanTurns: number;
+  readonly outcomes: OutcomeCounts;
+  readonly horizon: number;
+  readonly wallSeconds: number;
+  readonly stepsPerSecond: number;
+  /** Per-slot results, in slot order. */
+  readonly results: readonly EpisodeResult[];
+}
+
+export interface EpisodeResult {
+  readonly slot: number;
+  readonly taskId: string;
+  readonly outcome: EpisodeOutcome;
+  readonly reward: number;
+  readonly turns: number;
+  readonly maxTurns: number;
+  readonly attempts: number;
+}
