@@ -1,0 +1,157 @@
+/**
+ * The rollout buffer: a ledger in which every started episode id ends exactly once, and the
+ * groups of G rollouts per task that GRPO/RLOO need. Aborted episodes are recorded in the ledger
+ * but never join a group (they are never trained on); the run retries their slot.
+ *
+ * Bound: at most `capacity` complete groups wait for the learner. When one more completes while
+ * the buffer is full, the oldest ready group is dropped and counted (`counts.dropped`): lossy on
+ * purpose, since stale groups are the least useful, and never silent. The run actor applies
+ * backpressure first (`hasRoom`), so this only happens when the learner falls behind.
+ */
+import { assign, emit, setup } from 'xstate';
+import type { EpisodeOutcome } from '../streams/events.ts';
+import type { EpisodeOutput } from './episode.machine.ts';
+
+export interface BufferInput {
+  /** G: rollouts per task that make one group. */
+  readonly groupSize: number;
+  /** Most complete groups held for the learner. */
+  readonly capacity: number;
+}
+
+export interface Group {
+  readonly groupKey: string;
+  /** Members still expected; shrinks when a slot gives up after its retries. */
+  readonly expected: number;
+  readonly members: readonly EpisodeOutput[];
+}
+
+export interface LedgerCounts {
+  readonly started: number;
+  readonly ended: number;
+  readonly dropped: number;
+  readonly violations: number;
+  readonly outcomes: Readonly<Record<EpisodeOutcome, number>>;
+}
+
+export interface BufferContext extends BufferInput {
+  /** Episodes started and not yet ended, with the group each belongs to. */
+  readonly open: Readonly<Record<string, string>>;
+  readonly filling: Readonly<Record<string, Group>>;
+  readonly ready: readonly Group[];
+  readonly counts: LedgerCounts;
+}
+
+export type BufferEvent =
+  | { type: 'EPISODE.STARTED'; episodeId: string; groupKey: string }
+  | { type: 'EPISODE.ENDED'; output: EpisodeOutput }
+  | { type: 'GROUP.SHRINK'; groupKey: string }
+  | { type: 'TAKE'; count: number };
+
+export type BufferEmitted = { type: 'buffer.violation'; episodeId: string; reason: string };
+
+const emptyOutcomes = { success: 0, failure: 0, truncated: 0, aborted: 0 };
+
+/** Moves a group to `ready` when it has all its members, dropping the oldest ready one if full. */
+function settleGroup(context: BufferContext, group: Group): Pick<BufferContext, 'filling' | 'ready' | 'counts'> {
+  const { [group.groupKey]: _, ...rest } = context.filling;
+  if (group.members.length < group.expected) {
+    return { filling: { ...context.filling, [group.groupKey]: group }, ready: context.ready, counts: context.counts };
+  }
+  if (group.members.length === 0) return { filling: rest, ready: context.ready, counts: context.counts };
+  const ready = [...context.ready, group];
+  const overflow = Math.max(0, ready.length - context.capacity);
+  return {
+    filling: rest,
+    ready: ready.slice(overflow),
+    counts: { ...context.counts, dropped: context.counts.dropped + overflow },
+  };
+}
+
+/** Whether one more group may start without overflowing: ready plus filling groups stay under capacity. */
+export function hasRoom(context: BufferContext): boolean {
+  return context.ready.length + Object.keys(context.filling).length < context.capacity;
+}
+
+export const rolloutBufferMachine = setup({
+  types: {
+    input: {} as BufferInput,
+    context: {} as BufferContext,
+    events: {} as BufferEvent,
+    emitted: {} as BufferEmitted,
+  },
+  guards: {
+    isOpen: ({ context }, episodeId: string) => episodeId in context.open,
+  },
+}).createMachine({
+  id: 'rolloutBuffer',
+  context: ({ input }) => ({
+    ...input,
+    open: {},
+    filling: {},
+    ready: [],
+    counts: { started: 0, ended: 0, dropped: 0, violations: 0, outcomes: emptyOutcomes },
+  }),
+  initial: 'collecting',
+  states: {
+    collecting: {
+      on: {
+        'EPISODE.STARTED': [
+          {
+            guard: { type: 'isOpen', params: ({ event }) => event.episodeId },
+            actions: [
+              assign({ counts: ({ context }) => ({ ...context.counts, violations: context.counts.violations + 1 }) }),
+              emit(({ event }) => ({ type: 'buffer.violation' as const, episodeId: event.episodeId, reason: 'started twice' })),
+            ],
+          },
+          {
+            actions: assign(({ context, event }) => ({
+              open: { ...context.open, [event.episodeId]: event.groupKey },
+              filling:
+                event.groupKey in context.filling
+                  ? context.filling
+                  : { ...context.filling, [event.groupKey]: { groupKey: event.groupKey, expected: context.groupSize, members: [] } },
+              counts: { ...context.counts, started: context.counts.started + 1 },
+            })),
+          },
+        ],
+        'EPISODE.ENDED': [
+          {
+            guard: { type: 'isOpen', params: ({ event }) => event.output.episodeId },
+            actions: assign(({ context, event }) => {
+              const { output } = event;
+              const groupKey = context.open[output.episodeId] ?? '';
+              const { [output.episodeId]: _, ...open } = context.open;
+              const counts = {
+                ...context.counts,
+                ended: context.counts.ended + 1,
+                outcomes: { ...context.counts.outcomes, [output.outcome]: context.counts.outcomes[output.outcome] + 1 },
+              };
+              const group = context.filling[groupKey];
+              if (output.outcome === 'aborted' || !group) return { open, counts };
+              return { open, ...settleGroup({ ...context, counts }, { ...group, members: [...group.members, output] }) };
+            }),
+          },
+          {
+            actions: [
+              assign({ counts: ({ context }) => ({ ...context.counts, violations: context.counts.violations + 1 }) }),
+              emit(({ event }) => ({
+                type: 'buffer.violation' as const,
+                episodeId: event.output.episodeId,
+                reason: 'ended without being open (unknown or ended twice)',
+              })),
+            ],
+          },
+        ],
+        'GROUP.SHRINK': {
+          actions: assign(({ context, event }) => {
+            const group = context.filling[event.groupKey];
+            if (!group) return {};
+            return settleGroup(context, { ...group, expected: group.expected - 1 });
+          }),
+        },
+        TAKE: { actions: assign({ ready: ({ context, event }) => context.ready.slice(event.count) }) },
+      },
+    },
+  },
+});

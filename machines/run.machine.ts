@@ -1,0 +1,168 @@
+/**
+ * The run: a queue of task slots, at most `concurrency` episodes at a time, each started with
+ * the horizon in force when it starts. An aborted episode is retried on another env slot up to
+ * `maxRetries` times; a slot then settles with the outcome of its last attempt. Episodes never
+ * wait for one another (AgentGym-RL's lock-step rounds did).
+ *
+ * `startEpisode` and `stopEpisodes` are effects implemented by actors/run.actor.ts; finished
+ * episodes come back as `EPISODE.DONE`.
+ */
+import { assign, enqueueActions, setup } from 'xstate';
+import type { EpisodeOutput } from './episode.machine.ts';
+import { deriveSeed } from './seed.ts';
+
+export interface SlotSpec {
+  readonly slot: number;
+  readonly taskId: string;
+  /** Episodes with the same key form one group (the G rollouts of a task). */
+  readonly groupKey: string;
+}
+
+export interface EpisodeLaunch extends SlotSpec {
+  readonly episodeId: string;
+  readonly attempt: number;
+  readonly seed: number;
+  readonly maxTurns: number;
+}
+
+export interface RunInput {
+  readonly runId: string;
+  readonly seed: number;
+  readonly concurrency: number;
+  readonly horizon: number;
+  readonly maxRetries: number;
+  readonly slots: readonly SlotSpec[];
+  /** Finish once every slot has settled (rollout/eval); otherwise wait for more `ENQUEUE`s. */
+  readonly closeWhenDrained: boolean;
+}
+
+interface Pending extends SlotSpec {
+  readonly attempt: number;
+}
+
+export interface RunContext extends Omit<RunInput, 'slots'> {
+  readonly queue: readonly Pending[];
+  readonly running: Readonly<Record<string, Pending>>;
+  readonly runningCount: number;
+  readonly launched: number;
+  readonly settled: number;
+  readonly stopping: boolean;
+}
+
+export type RunEventIn =
+  | { type: 'ENQUEUE'; slots: readonly SlotSpec[] }
+  | { type: 'EPISODE.DONE'; output: EpisodeOutput }
+  | { type: 'HORIZON.SET'; horizon: number }
+  | { type: 'CLOSE' }
+  | { type: 'STOP'; reason: string };
+
+export type RunEmitted =
+  | { type: 'slot.settled'; slot: number; output: EpisodeOutput; attempts: number }
+  | { type: 'run.drained'; settled: number };
+
+const runSetup = setup({
+  types: {
+    input: {} as RunInput,
+    context: {} as RunContext,
+    events: {} as RunEventIn,
+    emitted: {} as RunEmitted,
+  },
+  actions: {
+    // Effects, implemented in actors/run.actor.ts.
+    startEpisode: (_, _launch: EpisodeLaunch) => {},
+    stopEpisodes: (_, _reason: string) => {},
+  },
+  guards: {
+    drained: ({ context }) => context.queue.length === 0 && context.runningCount === 0,
+    finishes: ({ context }) =>
+      (context.closeWhenDrained || context.stopping) && context.queue.length === 0 && context.runningCount === 0,
+  },
+});
+
+/** Starts queued slots while there is room; the seed depends on the slot only, so a retry replays it. */
+const fill = runSetup.enqueueActions(({ context, enqueue }) => {
+  if (context.stopping) return;
+  let { queue, runningCount, launched } = context;
+  if (queue.length === 0 || runningCount >= context.concurrency) return;
+  const running: Record<string, Pending> = { ...context.running };
+  while (queue.length > 0 && runningCount < context.concurrency) {
+    const next = queue[0] as Pending;
+    queue = queue.slice(1);
+    const episodeId = `${context.runId}-e${launched}`;
+    launched += 1;
+    runningCount += 1;
+    running[episodeId] = next;
+    enqueue({
+      type: 'startEpisode',
+      params: { ...next, episodeId, seed: deriveSeed(context.seed, next.slot), maxTurns: context.horizon },
+    });
+  }
+  enqueue.assign({ queue, running, runningCount, launched });
+});
+
+export const runMachine = runSetup.createMachine({
+  id: 'run',
+  context: ({ input }) => {
+    const { slots, ...rest } = input;
+    return {
+      ...rest,
+      queue: slots.map((slot) => ({ ...slot, attempt: 0 })),
+      running: {},
+      runningCount: 0,
+      launched: 0,
+      settled: 0,
+      stopping: false,
+    };
+  },
+  initial: 'running',
+  states: {
+    running: {
+      entry: fill,
+      always: { guard: 'finishes', target: 'finished' },
+      on: {
+        ENQUEUE: {
+          actions: [
+            assign({ queue: ({ context, event }) => [...context.queue, ...event.slots.map((slot) => ({ ...slot, attempt: 0 }))] }),
+            fill,
+          ],
+        },
+        'HORIZON.SET': { actions: assign({ horizon: ({ event }) => event.horizon }) },
+        CLOSE: { actions: assign({ closeWhenDrained: true }) },
+        STOP: {
+          actions: [
+            assign({ stopping: true, queue: [] }),
+            { type: 'stopEpisodes', params: ({ event }) => event.reason },
+          ],
+        },
+        'EPISODE.DONE': {
+          actions: [
+            enqueueActions(({ context, event, enqueue }) => {
+              const pending = context.running[event.output.episodeId];
+              if (!pending) return; // not ours, or already settled: the ledger reports it
+              const { [event.output.episodeId]: _, ...running } = context.running;
+              const retry = event.output.outcome === 'aborted' && pending.attempt < context.maxRetries && !context.stopping;
+              if (retry) {
+                // Retried first, so a flaky env slot does not push the slot to the end of the run.
+                enqueue.assign({
+                  running,
+                  runningCount: context.runningCount - 1,
+                  queue: [{ ...pending, attempt: pending.attempt + 1 }, ...context.queue],
+                });
+                return;
+              }
+              enqueue.assign({ running, runningCount: context.runningCount - 1, settled: context.settled + 1 });
+              enqueue.emit({ type: 'slot.settled', slot: pending.slot, output: event.output, attempts: pending.attempt + 1 });
+            }),
+            fill,
+            enqueueActions(({ check, context, enqueue }) => {
+              if (check('drained')) enqueue.emit({ type: 'run.drained', settled: context.settled });
+            }),
+          ],
+        },
+      },
+    },
+    finished: { type: 'final' },
+  },
+  output: ({ context }) => ({ settled: context.settled, launched: context.launched, stopped: context.stopping }),
+});
+

@@ -1,0 +1,125 @@
+import { describe, expect, it } from 'vitest';
+import { createActor, initialTransition, SimulatedClock, transition } from 'xstate';
+import { episodeMachine, type EpisodeEvent, type EpisodeInput } from '../../machines/episode.machine.ts';
+
+const input: EpisodeInput = {
+  episodeId: 'e1',
+  taskId: 't1',
+  slot: 0,
+  attempt: 0,
+  seed: 7,
+  maxTurns: 3,
+  policyVersion: 0,
+  envTimeoutMs: 1000,
+  agentTimeoutMs: 5000,
+};
+
+const info = { availableActions: ['a', 'b'] };
+const reset: EpisodeEvent = { type: 'ENV.RESET', observation: 'goal', info };
+const decide = (action: string): EpisodeEvent => ({ type: 'AGENT.DECIDED', action });
+const stepped = (reward: number, terminated: boolean, success?: boolean): EpisodeEvent => ({
+  type: 'ENV.STEPPED',
+  observation: 'obs',
+  reward,
+  terminated,
+  truncated: false,
+  info: success === undefined ? info : { ...info, success },
+});
+
+function run(events: readonly EpisodeEvent[], machineInput: EpisodeInput = input) {
+  let [snapshot] = initialTransition(episodeMachine, machineInput);
+  const actionTypes: string[][] = [];
+  for (const event of events) {
+    const [next, actions] = transition(episodeMachine, snapshot, event);
+    snapshot = next;
+    actionTypes.push(actions.map((action) => action.type));
+  }
+  return { snapshot, actionTypes };
+}
+
+describe('episode machine (pure transitions)', () => {
+  it('walks idle → resetting → acting → stepping and asks for each effect', () => {
+    const { snapshot, actionTypes } = run([{ type: 'START' }, reset, decide('a')]);
+    expect(snapshot.value).toBe('stepping');
+    expect(actionTypes[0]).toContain('callReset');
+    expect(actionTypes[1]).toContain('callAgent');
+    expect(actionTypes[2]).toContain('callStep');
+    expect(snapshot.context.pendingDecision?.action).toBe('a');
+  });
+
+  it('ends in success when the env terminates with success, keeping the reward', () => {
+    const { snapshot } = run([{ type: 'START' }, reset, decide('a'), stepped(0, false), decide('b'), stepped(0.8, true, true)]);
+    expect(snapshot.status).toBe('done');
+    expect(snapshot.output).toMatchObject({ outcome: 'success', reward: 0.8, turns: 2 });
+    expect(snapshot.output?.trajectory.map((turn) => turn.action)).toEqual(['a', 'b']);
+  });
+
+  it('ends in failure when the env terminates without success', () => {
+    const { snapshot } = run([{ type: 'START' }, reset, decide('a'), stepped(0, true, false)]);
+    expect(snapshot.output).toMatchObject({ outcome: 'failure', reward: 0, turns: 1 });
+  });
+
+  it('truncates when the horizon runs out, with the reward so far', () => {
+    const events: EpisodeEvent[] = [{ type: 'START' }, reset];
+    for (let i = 0; i < 3; i++) events.push(decide('a'), stepped(0.1, false));
+    const { snapshot } = run(events);
+    expect(snapshot.output).toMatchObject({ outcome: 'truncated', turns: 3, maxTurns: 3 });
+    expect(snapshot.output?.reward).toBeCloseTo(0.3);
+  });
+
+  it('aborts on an env failure, never scoring it as an agent failure', () => {
+    const { snapshot } = run([{ type: 'START' }, reset, decide('a'), { type: 'ENV.FAILED', reason: 'env_lost', error: 'socket closed' }]);
+    expect(snapshot.output).toMatchObject({ outcome: 'aborted', abortReason: 'env_lost', reward: 0 });
+  });
+
+  it('keeps aborted episodes at reward 0 even after rewarded steps', () => {
+    const { snapshot } = run([
+      { type: 'START' },
+      reset,
+      decide('a'),
+      stepped(0.5, false),
+      { type: 'AGENT.FAILED', reason: 'agent_error', error: 'boom' },
+    ]);
+    expect(snapshot.output).toMatchObject({ outcome: 'aborted', abortReason: 'agent_error', reward: 0, turns: 1 });
+  });
+
+  it('aborts a call that passes its deadline (simulated clock)', () => {
+    const clock = new SimulatedClock();
+    const actor = createActor(episodeMachine, { input, clock }).start();
+    actor.send({ type: 'START' });
+    actor.send(reset);
+    actor.send(decide('a'));
+    clock.increment(999);
+    expect(actor.getSnapshot().value).toBe('stepping');
+    clock.increment(1);
+    expect(actor.getSnapshot().output).toMatchObject({ outcome: 'aborted', abortReason: 'env_timeout' });
+  });
+
+  it('gives the agent its own deadline', () => {
+    const clock = new SimulatedClock();
+    const actor = createActor(episodeMachine, { input, clock }).start();
+    actor.send({ type: 'START' });
+    actor.send(reset);
+    clock.increment(4999);
+    expect(actor.getSnapshot().value).toBe('acting');
+    clock.increment(1);
+    expect(actor.getSnapshot().output).toMatchObject({ outcome: 'aborted', abortReason: 'agent_timeout' });
+  });
+
+  it('ignores a late reply after it has finished', () => {
+    const { snapshot } = run([{ type: 'START' }, reset, { type: 'ABORT', reason: 'cancelled', error: 'stop' }, decide('a')]);
+    expect(snapshot.output).toMatchObject({ outcome: 'aborted', abortReason: 'cancelled', turns: 0 });
+  });
+
+  it('emits agent.acted and env.stepped for the event stream', () => {
+    const actor = createActor(episodeMachine, { input }).start();
+    const seen: string[] = [];
+    actor.on('*', (event) => seen.push(`${event.type}:${event.turn}`));
+    actor.send({ type: 'START' });
+    actor.send(reset);
+    actor.send(decide('a'));
+    actor.send(stepped(0, false));
+    expect(seen).toEqual(['agent.acted:0', 'env.stepped:0']);
+    actor.stop();
+  });
+});
