@@ -1,0 +1,94 @@
+/**
+ * The agent actor: gathers the `ACT` requests that arrive together (same event-loop turn, or
+ * while the previous batch was being decided) and asks the policy for all of them in one call,
+ * so a transformer decodes them in one batched pass. One batch is in flight at a time; requests
+ * queue meanwhile (bounded by the number of running episodes, one request each).
+ */
+import { createActor, fromCallback, type ActorRefFrom } from 'xstate';
+import type { ActRequest, Policy } from '../policy/policy.ts';
+import { errorMessage } from './abort-reason.ts';
+import type { ReplyTo } from './env.actor.ts';
+
+export type AgentActorEvent =
+  | { type: 'ACT'; request: ActRequest; replyTo: ReplyTo }
+  | { type: 'RELEASE'; episodeId: string };
+
+export interface AgentActorInput {
+  readonly policy: Policy;
+  /** Largest batch handed to the policy at once. */
+  readonly maxBatch?: number;
+  /** Receives what `policy.release` returns (the token trajectory of a finished episode). */
+  readonly onRelease?: (episodeId: string, released: ReturnType<Policy['release']>) => void;
+}
+
+interface Pending {
+  readonly request: ActRequest;
+  readonly replyTo: ReplyTo;
+}
+
+export const agentLogic = fromCallback<AgentActorEvent, AgentActorInput>(({ input, receive }) => {
+  const { policy } = input;
+  const maxBatch = input.maxBatch ?? 256;
+  let queue: Pending[] = [];
+  let busy = false;
+  let scheduled: NodeJS.Immediate | undefined;
+  let stopped = false;
+
+  const flush = () => {
+    scheduled = undefined;
+    if (busy || queue.length === 0 || stopped) return;
+    const batch = queue.length <= maxBatch ? queue : queue.slice(0, maxBatch);
+    queue = queue.length <= maxBatch ? [] : queue.slice(maxBatch);
+    busy = true;
+    let decided: Promise<readonly import('../policy/policy.ts').Decision[]>;
+    try {
+      decided = policy.act(batch.map((item) => item.request));
+    } catch (error) {
+      decided = Promise.reject(error);
+    }
+    decided
+      .then(
+        (decisions) => {
+          batch.forEach((item, i) => {
+            const decision = decisions[i];
+            if (!decision) {
+              item.replyTo.send({ type: 'AGENT.FAILED', reason: 'agent_error', error: 'policy returned too few decisions' });
+              return;
+            }
+            item.replyTo.send({ type: 'AGENT.DECIDED', ...decision });
+          });
+        },
+        (error: unknown) => {
+          for (const item of batch) item.replyTo.send({ type: 'AGENT.FAILED', reason: 'agent_error', error: errorMessage(error) });
+        },
+      )
+      .finally(() => {
+        busy = false;
+        schedule();
+      });
+  };
+  // setImmediate, not a microtask: env replies that land in the same I/O phase join one batch.
+  const schedule = () => {
+    if (scheduled === undefined && queue.length > 0 && !busy) scheduled = setImmediate(flush);
+  };
+
+  receive((event) => {
+    if (event.type === 'ACT') {
+      queue.push({ request: event.request, replyTo: event.replyTo });
+      schedule();
+    } else {
+      const released = policy.release(event.episodeId);
+      input.onRelease?.(event.episodeId, released);
+    }
+  });
+  return () => {
+    stopped = true;
+    if (scheduled !== undefined) clearImmediate(scheduled);
+  };
+});
+
+export type AgentActorRef = ActorRefFrom<typeof agentLogic>;
+
+export function createAgentActor(input: AgentActorInput): AgentActorRef {
+  return createActor(agentLogic, { input }).start();
+}

@@ -1,0 +1,70 @@
+/**
+ * The env actor: one env instance (in-process or remote) behind an actor that answers `RESET`
+ * and `STEP` with events to whoever asked. A failed call becomes `ENV.FAILED` with an abort
+ * reason, never an exception across the actor boundary.
+ */
+import { createActor, fromCallback, type ActorRefFrom } from 'xstate';
+import type { Env, ResetOptions } from '../envs/contract.ts';
+import type { EpisodeEvent } from '../machines/episode.machine.ts';
+import { envAbortReason, errorMessage } from './abort-reason.ts';
+
+export interface ReplyTo {
+  send(event: EpisodeEvent): void;
+}
+
+export type EnvActorEvent =
+  | { type: 'RESET'; options: ResetOptions; replyTo: ReplyTo }
+  | { type: 'STEP'; action: string; replyTo: ReplyTo }
+  | { type: 'CLOSE' };
+
+export interface EnvActorInput {
+  readonly env: Env;
+}
+
+const fail = (replyTo: ReplyTo) => (error: unknown) =>
+  replyTo.send({ type: 'ENV.FAILED', reason: envAbortReason(error), error: errorMessage(error) });
+
+export const envLogic = fromCallback<EnvActorEvent, EnvActorInput>(({ input, receive }) => {
+  const { env } = input;
+  let closed = false;
+  const close = () => {
+    if (closed) return;
+    closed = true;
+    env.close().catch(() => {
+      // Closing a lost env fails by nature; the episode already recorded the loss.
+    });
+  };
+  receive((event) => {
+    switch (event.type) {
+      case 'RESET':
+        env.reset(event.options).then(
+          (result) => event.replyTo.send({ type: 'ENV.RESET', observation: result.observation, info: result.info }),
+          fail(event.replyTo),
+        );
+        return;
+      case 'STEP':
+        env.step(event.action).then(
+          (result) =>
+            event.replyTo.send({
+              type: 'ENV.STEPPED',
+              observation: result.observation,
+              reward: result.reward,
+              terminated: result.terminated,
+              truncated: result.truncated,
+              info: result.info,
+            }),
+          fail(event.replyTo),
+        );
+        return;
+      case 'CLOSE':
+        close();
+    }
+  });
+  return close;
+});
+
+export type EnvActorRef = ActorRefFrom<typeof envLogic>;
+
+export function createEnvActor(input: EnvActorInput): EnvActorRef {
+  return createActor(envLogic, { input }).start();
+}

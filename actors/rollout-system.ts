@@ -1,0 +1,279 @@
+/**
+ * The composition root for rollouts: env slots, the agent actor, the curriculum, the rollout
+ * buffer (ledger) and the run actor, wired together. Nothing runs until `run()`; subscribe to
+ * `events` first to see every event of the run.
+ *
+ * @example
+ * const system = createRolloutSystem({ env: getEnv('babyai'), agent: 'random', episodes: 16, seed: 1 });
+ * system.events.pipe(filter((e) => e.type === 'episode.finished')).subscribe(console.log);
+ * const summary = await system.run();
+ */
+import { Subject, type Observable } from 'rxjs';
+import { createActor } from 'xstate';
+import type { EnvDefinition, Split } from '../envs/contract.ts';
+import type { EpisodeOutput } from '../machines/episode.machine.ts';
+import { rolloutBufferMachine } from '../machines/rollout-buffer.machine.ts';
+import { runMachine, type EpisodeLaunch, type SlotSpec } from '../machines/run.machine.ts';
+import { parseSchedule, type Schedule } from '../machines/schedule.ts';
+import { OraclePolicy } from '../policy/oracle-policy.ts';
+import type { Policy } from '../policy/policy.ts';
+import { RandomPolicy } from '../policy/random-policy.ts';
+import type { RolloutSummary, RunEvent } from '../streams/events.ts';
+import { errorMessage } from './abort-reason.ts';
+import { createAgentActor } from './agent.actor.ts';
+import { systemClock, type RunClock } from './clock.ts';
+import { createCurriculumActor, type CurriculumActorRef } from './curriculum.actor.ts';
+import { EnvPool, type EnvSlot } from './env-pool.ts';
+import { createEpisodeActor, episodeLogic, type EpisodeActorRef } from './episode.actor.ts';
+import { summarize } from './summarize.ts';
+
+export type AgentSpec = Policy | 'random' | 'oracle';
+
+export interface RolloutSystemOptions {
+  readonly env: EnvDefinition;
+  readonly agent: AgentSpec;
+  /** Which split's tasks to run. Default `test`. */
+  readonly split?: Split;
+  /** Task slots to run; default the whole split (cycled when larger than the split). */
+  readonly episodes?: number;
+  /** Episodes running at once. Default 16. */
+  readonly concurrency?: number;
+  /** Horizon schedule (`fixed:N`, `scaling:[…]@Δ`); default `fixed:<env default horizon>`. */
+  readonly schedule?: Schedule | string;
+  readonly seed?: number;
+  /** Retries of a slot whose episode was aborted (on a fresh env slot). Default 1. */
+  readonly maxRetries?: number;
+  /** Deadline of each env call (reset, step). Default 30 s. */
+  readonly envTimeoutMs?: number;
+  /** Deadline of each agent decision. Default 120 s. */
+  readonly agentTimeoutMs?: number;
+  readonly clock?: RunClock;
+  readonly runId?: string;
+  /** Receives every finished episode, with its trajectory (and, via `agent`, token records). */
+  readonly onEpisode?: (output: EpisodeOutput) => void;
+}
+
+export interface RolloutSystem {
+  readonly events: Observable<RunEvent>;
+  /** Send `{ type: 'LEARNER.STEPPED', step }` to move the schedule; new episodes take the new horizon. */
+  readonly curriculum: CurriculumActorRef;
+  run(): Promise<RolloutSummary>;
+  /** Stops starting episodes and aborts running ones as `cancelled`; `run()` then resolves. */
+  stop(reason?: string): void;
+}
+
+function crashedOutput(launch: EpisodeLaunch, policyVersion: number, error: unknown): EpisodeOutput {
+  return {
+    episodeId: launch.episodeId,
+    taskId: launch.taskId,
+    slot: launch.slot,
+    attempt: launch.attempt,
+    outcome: 'aborted',
+    reward: 0,
+    turns: 0,
+    maxTurns: launch.maxTurns,
+    policyVersion,
+    firstObservation: '',
+    trajectory: [],
+    abortReason: 'env_error',
+    error: `episode actor failed: ${errorMessage(error)}`,
+  };
+}
+
+export function resolveSchedule(schedule: Schedule | string | undefined, fallbackHorizon: number): Schedule {
+  if (schedule === undefined) return { kind: 'fixed', horizon: fallbackHorizon };
+  if (typeof schedule !== 'string') return schedule;
+  const parsed = parseSchedule(schedule);
+  if (!parsed.ok) throw new Error(parsed.error);
+  return parsed.value;
+}
+
+export function createRolloutSystem(options: RolloutSystemOptions): RolloutSystem {
+  const { env: definition } = options;
+  const split = options.split ?? 'test';
+  const tasks = definition.tasks(split);
+  if (tasks.length === 0) throw new Error(`env "${definition.spec.id}" has no ${split} tasks`);
+  const episodes = options.episodes ?? tasks.length;
+  if (!Number.isInteger(episodes) || episodes < 1) throw new Error(`episodes must be a positive integer, got ${episodes}`);
+  const concurrency = options.concurrency ?? 16;
+  if (!Number.isInteger(concurrency) || concurrency < 1) throw new Error(`concurrency must be a positive integer, got ${concurrency}`);
+  const schedule = resolveSchedule(options.schedule, definition.spec.defaultHorizon);
+  const seed = options.seed ?? 0;
+  const clock = options.clock ?? systemClock;
+  const runId = options.runId ?? `run-${seed}`;
+  const envTimeoutMs = options.envTimeoutMs ?? 30_000;
+  const agentTimeoutMs = options.agentTimeoutMs ?? 120_000;
+  const events = new Subject<RunEvent>();
+
+  const pool = new EnvPool(definition);
+  const slotOf = new Map<string, EnvSlot>();
+  const running = new Map<string, EpisodeActorRef>();
+  const policy: Policy =
+    options.agent === 'random'
+      ? new RandomPolicy()
+      : options.agent === 'oracle'
+        ? new OraclePolicy((episodeId) => slotOf.get(episodeId)?.oracle)
+        : options.agent;
+  if (options.agent === 'oracle' && !definition.oracle) throw new Error(`env "${definition.spec.id}" has no oracle`);
+
+  const agent = createAgentActor({ policy });
+  const curriculum = createCurriculumActor({ schedule });
+  const buffer = createActor(rolloutBufferMachine, { input: { groupSize: 1, capacity: episodes } }).start();
+  const logic = episodeLogic({ envOf: (id) => (slotOf.get(id) as EnvSlot).ref, agent });
+  const slots: SlotSpec[] = Array.from({ length: episodes }, (_, slot) => {
+    const taskId = tasks[slot % tasks.length] as string;
+    return { slot, taskId, groupKey: `${slot}` };
+  });
+  const settled: { output: EpisodeOutput; attempts: number }[] = [];
+  let steps = 0;
+
+  const run = createActor(
+    runMachine.provide({
+      actions: {
+        startEpisode: (_, launch) => {
+          const envSlot = pool.acquire();
+          slotOf.set(launch.episodeId, envSlot);
+          const policyVersion = policy.version;
+          const episode = createEpisodeActor(
+            logic,
+            { ...launch, policyVersion, envTimeoutMs, agentTimeoutMs },
+            clock,
+          );
+          running.set(launch.episodeId, episode);
+          episode.on('*', (emitted) => {
+            if (emitted.type === 'env.stepped') steps += 1;
+            events.next({ ...emitted, t: clock.now() });
+          });
+          episode.subscribe({
+            complete: () => finishEpisode(episode.getSnapshot().output as EpisodeOutput),
+            // A bug in an effect must still end the episode exactly once, as aborted.
+            error: (error) => finishEpisode(crashedOutput(launch, policyVersion, error)),
+          });
+          buffer.send({ type: 'EPISODE.STARTED', episodeId: launch.episodeId, groupKey: launch.groupKey });
+          events.next({
+            type: 'episode.started',
+            t: clock.now(),
+            episodeId: launch.episodeId,
+            taskId: launch.taskId,
+            slot: launch.slot,
+            attempt: launch.attempt,
+            maxTurns: launch.maxTurns,
+            policyVersion,
+          });
+          episode.start();
+          episode.send({ type: 'START' });
+        },
+        stopEpisodes: (_, reason) => {
+          for (const episode of running.values()) episode.send({ type: 'ABORT', reason: 'cancelled', error: reason });
+        },
+      },
+    }),
+    {
+      input: {
+        runId,
+        seed,
+        concurrency,
+        horizon: curriculum.getSnapshot().context.horizon,
+        maxRetries: options.maxRetries ?? 1,
+        slots,
+        closeWhenDrained: true,
+      },
+      clock,
+    },
+  );
+
+  function finishEpisode(output: EpisodeOutput): void {
+    const envSlot = slotOf.get(output.episodeId);
+    slotOf.delete(output.episodeId);
+    running.delete(output.episodeId);
+    if (envSlot) pool.release(envSlot, output.outcome === 'aborted');
+    agent.send({ type: 'RELEASE', episodeId: output.episodeId });
+    buffer.send({ type: 'EPISODE.ENDED', output });
+    // A rollout has no learner: its consumer is the summary, so groups are taken as they complete.
+    const ready = buffer.getSnapshot().context.ready.length;
+    if (ready > 0) buffer.send({ type: 'TAKE', count: ready });
+    events.next({
+      type: 'episode.finished',
+      t: clock.now(),
+      episodeId: output.episodeId,
+      taskId: output.taskId,
+      slot: output.slot,
+      attempt: output.attempt,
+      outcome: output.outcome,
+      reward: output.reward,
+      turns: output.turns,
+      maxTurns: output.maxTurns,
+      policyVersion: output.policyVersion,
+      ...(output.abortReason ? { abortReason: output.abortReason } : {}),
+      ...(output.error ? { error: output.error } : {}),
+    });
+    options.onEpisode?.(output);
+    run.send({ type: 'EPISODE.DONE', output });
+  }
+
+  curriculum.on('horizon.changed', (change) => {
+    run.send({ type: 'HORIZON.SET', horizon: change.to });
+    events.next({ ...change, t: clock.now() });
+  });
+  run.on('slot.settled', (e) => settled.push({ output: e.output, attempts: e.attempts }));
+
+  let started: Promise<RolloutSummary> | undefined;
+  return {
+    events: events.asObservable(),
+    curriculum,
+    stop: (reason = 'stopped by the caller') => run.send({ type: 'STOP', reason }),
+    run: () => {
+      started ??= new Promise<RolloutSummary>((resolve, reject) => {
+        const startedAt = clock.now();
+        events.next({
+          type: 'run.started',
+          t: startedAt,
+          runId,
+          env: definition.spec.id,
+          split,
+          episodes,
+          concurrency,
+          seed,
+          horizon: curriculum.getSnapshot().context.horizon,
+        });
+        run.subscribe({
+          complete: () => {
+            let summary: RolloutSummary;
+            try {
+              summary = summarize({
+              env: definition.spec.id,
+              split,
+              agent: policy.name,
+              seed,
+              settled,
+              attempts: run.getSnapshot().context.launched,
+              steps,
+              horizon: curriculum.getSnapshot().context.horizon,
+              wallSeconds: (clock.now() - startedAt) / 1000,
+              ledger: buffer.getSnapshot().context.counts,
+              });
+            } catch (error) {
+              pool.closeAll();
+              reject(error instanceof Error ? error : new Error(String(error)));
+              return;
+            }
+            events.next({ type: 'run.finished', t: clock.now(), runId, summary });
+            events.complete();
+            agent.stop();
+            curriculum.stop();
+            buffer.stop();
+            pool.closeAll();
+            resolve(summary);
+          },
+          error: (error) => {
+            events.error(error);
+            pool.closeAll();
+            reject(error instanceof Error ? error : new Error(String(error)));
+          },
+        });
+        run.start();
+      });
+      return started;
+    },
+  };
+}
