@@ -122,7 +122,8 @@ export const episodeMachine = setup({
       abortReason: failure.reason,
       error: failure.error,
     })),
-    recordStep: assign(({ context }, step: Stepped) => {
+    /** One assign per step: records the turn and either settles the outcome or moves to the next turn. */
+    recordStep: assign(({ context }, { step, outcome }: { step: Stepped; outcome: EpisodeOutcome | undefined }) => {
       const decision = context.pendingDecision;
       const turn: EpisodeTurn = {
         action: decision?.action ?? '',
@@ -138,6 +139,7 @@ export const episodeMachine = setup({
         availableActions: step.info.availableActions,
         pendingDecision: undefined,
         turns: [...context.turns, turn],
+        ...(outcome ? { outcome } : { turn: context.turn + 1 }),
       };
     }),
     emitStepped: emit(({ context }, step: Stepped) => ({
@@ -148,7 +150,6 @@ export const episodeMachine = setup({
       terminated: step.terminated,
       truncated: step.truncated,
     })),
-    settle: assign((_, outcome: EpisodeOutcome) => ({ outcome })),
   },
   delays: {
     envDeadline: ({ context }) => context.envTimeoutMs,
@@ -218,8 +219,7 @@ export const episodeMachine = setup({
             target: 'finished',
             actions: [
               { type: 'emitStepped', params: ({ event }) => event },
-              { type: 'recordStep', params: ({ event }) => event },
-              { type: 'settle', params: ({ event }) => endOutcome(event) },
+              { type: 'recordStep', params: ({ event }) => ({ step: event, outcome: endOutcome(event) }) },
             ],
           },
           {
@@ -227,16 +227,14 @@ export const episodeMachine = setup({
             target: 'finished',
             actions: [
               { type: 'emitStepped', params: ({ event }) => event },
-              { type: 'recordStep', params: ({ event }) => event },
-              { type: 'settle', params: 'truncated' as const },
+              { type: 'recordStep', params: ({ event }) => ({ step: event, outcome: 'truncated' as const }) },
             ],
           },
           {
             target: 'acting',
             actions: [
               { type: 'emitStepped', params: ({ event }) => event },
-              { type: 'recordStep', params: ({ event }) => event },
-              assign({ turn: ({ context }) => context.turn + 1 }),
+              { type: 'recordStep', params: ({ event }) => ({ step: event, outcome: undefined }) },
             ],
           },
         ],

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createActor, initialTransition, transition } from 'xstate';
 import { curriculumMachine } from '../../machines/curriculum.machine.ts';
+import { emitted } from './emitted.ts';
 import { horizonAt, parseSchedule, type Schedule } from '../../machines/schedule.ts';
 
 const scaling: Schedule = { kind: 'scaling', horizons: [6, 13, 20], every: 100 };
@@ -35,7 +36,7 @@ describe('curriculum machine', () => {
       const [next, actions] = transition(curriculumMachine, snapshot, { type: 'LEARNER.STEPPED', step });
       snapshot = next;
       horizons.push(snapshot.context.horizon);
-      for (const action of actions) if (action.type === 'xstate.emit') changes.push((action.params as { event: unknown }).event);
+      changes.push(...emitted(actions));
     }
     // horizons[k] is the horizon of the rollouts for learner step k+1.
     expect(horizons).toEqual([2, 2, 2, 4, 4, 4, 4]);

@@ -3,6 +3,7 @@ import { initialTransition, transition } from 'xstate';
 import type { EpisodeOutput } from '../../machines/episode.machine.ts';
 import { hasRoom, rolloutBufferMachine, type BufferEvent } from '../../machines/rollout-buffer.machine.ts';
 import type { EpisodeOutcome } from '../../streams/events.ts';
+import { emitted } from './emitted.ts';
 
 function output(episodeId: string, outcome: EpisodeOutcome, reward = 0): EpisodeOutput {
   return {
@@ -26,7 +27,7 @@ function feed(events: readonly BufferEvent[], groupSize = 2, capacity = 2) {
   for (const event of events) {
     const [next, actions] = transition(rolloutBufferMachine, snapshot, event);
     snapshot = next;
-    for (const action of actions) if (action.type === 'xstate.emit') violations.push((action.params as { event: unknown }).event);
+    violations.push(...emitted(actions));
   }
   return { context: snapshot.context, violations };
 }

@@ -1,0 +1,109 @@
+import { Option, type Command } from 'commander';
+import { createRolloutSystem } from '../../actors/rollout-system.ts';
+import { startEventServer } from '../../actors/event-server.ts';
+import { resolveEnvDefinition } from '../../envs/index.ts';
+import type { Split } from '../../envs/contract.ts';
+import type { RolloutSummary } from '../../streams/events.ts';
+import { resolveAgent } from '../agent-spec.ts';
+import { nonNegativeInt, percent, port, positiveInt, printJson, table } from '../output.ts';
+import { showRunProgress } from '../progress.ts';
+
+interface RolloutOptions {
+  env: string;
+  agent: string;
+  split: Split;
+  episodes?: number;
+  concurrency: number;
+  horizon?: number;
+  schedule?: string;
+  seed: number;
+  remote?: string;
+  token?: string;
+  eventsPort?: number;
+  maxRetries: number;
+  envTimeout: number;
+  json?: boolean;
+}
+
+export function registerRollout(program: Command): void {
+  program
+    .command('rollout')
+    .description('run episodes of an env with an agent and report success rate, mean reward and turns')
+    .requiredOption('--env <id>', 'environment id (see `actorgym envs`)')
+    .option('--agent <agent>', 'random | oracle', 'random')
+    .addOption(new Option('--split <split>', 'task split').choices(['train', 'test']).default('test'))
+    .option('--episodes <n>', 'episodes to run (default: the whole split)', positiveInt('--episodes'))
+    .option('--concurrency <n>', 'episodes running at once', positiveInt('--concurrency'), 16)
+    .option('--horizon <turns>', 'max agent turns per episode (default: the env default)', positiveInt('--horizon'))
+    .option('--schedule <schedule>', 'horizon schedule instead of --horizon, e.g. fixed:20')
+    .option('--seed <n>', 'run seed; the same seed replays the same run', nonNegativeInt('--seed'), 0)
+    .option('--remote <url>', 'use the env on an `actorgym serve` server, e.g. ws://127.0.0.1:8100')
+    .option('--token <token>', 'bearer token for --remote (or ACTORGYM_TOKEN)')
+    .option('--events-port <port>', 'serve the live event stream over WebSocket on this port', port)
+    .option('--max-retries <n>', 'retries of an episode aborted by infrastructure', nonNegativeInt('--max-retries'), 1)
+    .option('--env-timeout <ms>', 'deadline of each env call', positiveInt('--env-timeout'), 30_000)
+    .option('--json', 'print one JSON object with the summary on stdout')
+    .action(async (options: RolloutOptions) => {
+      if (options.horizon !== undefined && options.schedule !== undefined) throw new Error('give --horizon or --schedule, not both');
+      const token = options.token ?? process.env.ACTORGYM_TOKEN;
+      const env = await resolveEnvDefinition({ env: options.env, remote: options.remote, token });
+      const agent = await resolveAgent(options.agent);
+      const system = createRolloutSystem({
+        env,
+        agent,
+        split: options.split,
+        ...(options.episodes !== undefined ? { episodes: options.episodes } : {}),
+        concurrency: options.concurrency,
+        ...(options.horizon !== undefined ? { schedule: `fixed:${options.horizon}` } : {}),
+        ...(options.schedule !== undefined ? { schedule: options.schedule } : {}),
+        seed: options.seed,
+        maxRetries: options.maxRetries,
+        envTimeoutMs: options.envTimeout,
+      });
+      const eventServer =
+        options.eventsPort !== undefined ? await startEventServer({ port: options.eventsPort, events: system.events, ...(token ? { token } : {}) }) : undefined;
+      if (eventServer) process.stderr.write(`live events: ${eventServer.url}\n`);
+      const total = options.episodes ?? env.tasks(options.split).length;
+      const progress = showRunProgress(system.events, total, options.maxRetries, !options.json);
+      const interrupt = () => system.stop('interrupted (SIGINT)');
+      process.once('SIGINT', interrupt);
+      const summary = await system.run();
+      process.off('SIGINT', interrupt);
+      progress?.unsubscribe();
+      await eventServer?.close();
+      if (options.json) printJson(summary);
+      else printSummary(summary);
+      if (summary.outcomes.aborted > 0) {
+        process.stderr.write(
+          `warning: ${summary.outcomes.aborted} episode(s) aborted by infrastructure failures (not scored); see outcomes.aborted\n`,
+        );
+      }
+      await closeRemote(env);
+    });
+}
+
+async function closeRemote(env: object): Promise<void> {
+  const close = (env as { close?: () => Promise<void> }).close;
+  if (typeof close === 'function') await close.call(env);
+}
+
+function printSummary(summary: RolloutSummary): void {
+  const { outcomes } = summary;
+  console.log(
+    `${summary.env} ${summary.split} split, agent ${summary.agent}, seed ${summary.seed}, horizon ${summary.horizon}\n` +
+      table([
+        ['episodes', 'success', 'mean reward', 'mean turns', 'success', 'failure', 'truncated', 'aborted', 'steps/s'],
+        [
+          String(summary.episodes),
+          percent(summary.successRate),
+          summary.meanReward.toFixed(3),
+          summary.meanTurns.toFixed(2),
+          String(outcomes.success),
+          String(outcomes.failure),
+          String(outcomes.truncated),
+          String(outcomes.aborted),
+          summary.stepsPerSecond.toFixed(0),
+        ],
+      ]),
+  );
+}

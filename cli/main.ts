@@ -1,0 +1,28 @@
+/**
+ * The `actorgym` command. Each subcommand lives in `commands/`; logic a library user would also
+ * need lives in the library folders, not here.
+ */
+import { Command } from 'commander';
+import { registerBench } from './commands/bench.ts';
+import { registerEnvs } from './commands/envs.ts';
+import { registerRollout } from './commands/rollout.ts';
+import { registerServe } from './commands/serve.ts';
+import { registerStart } from './commands/start.ts';
+import { reportFailure } from './output.ts';
+
+const program = new Command('actorgym')
+  .description('Train and evaluate LLM-style agents on multi-turn text environments with reinforcement learning')
+  .version('0.1.0')
+  .showHelpAfterError('(run with --help for usage)');
+
+registerStart(program);
+registerEnvs(program);
+registerRollout(program);
+registerServe(program);
+registerBench(program);
+
+try {
+  await program.parseAsync(process.argv);
+} catch (error) {
+  reportFailure(error);
+}

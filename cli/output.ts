@@ -1,0 +1,45 @@
+/** Shared CLI output: one-line errors instead of stack traces, aligned tables, JSON on stdout. */
+import { InvalidArgumentError } from 'commander';
+import { EnvError } from '../envs/contract.ts';
+
+export function reportFailure(error: unknown): never {
+  const message = error instanceof EnvError ? `${error.code}: ${error.message}` : error instanceof Error ? error.message : String(error);
+  process.stderr.write(`actorgym: error: ${message}\n`);
+  if (process.env.ACTORGYM_DEBUG && error instanceof Error && error.stack) process.stderr.write(`${error.stack}\n`);
+  process.exit(1);
+}
+
+export function printJson(value: unknown): void {
+  process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+}
+
+/** Renders rows as a plain aligned table (first row is the header). */
+export function table(rows: readonly (readonly string[])[]): string {
+  const widths: number[] = [];
+  for (const row of rows) row.forEach((cell, i) => (widths[i] = Math.max(widths[i] ?? 0, cell.length)));
+  const line = (row: readonly string[]) => row.map((cell, i) => cell.padEnd(widths[i] ?? 0)).join('  ').trimEnd();
+  const [header, ...body] = rows;
+  if (!header) return '';
+  return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...body.map(line)].join('\n');
+}
+
+export function positiveInt(name: string) {
+  return (text: string): number => {
+    if (!/^\d+$/.test(text) || Number(text) < 1) throw new InvalidArgumentError(`${name} must be a positive integer, got "${text}"`);
+    return Number(text);
+  };
+}
+
+export function nonNegativeInt(name: string) {
+  return (text: string): number => {
+    if (!/^\d+$/.test(text)) throw new InvalidArgumentError(`${name} must be a non-negative integer, got "${text}"`);
+    return Number(text);
+  };
+}
+
+export function port(text: string): number {
+  if (!/^\d+$/.test(text) || Number(text) > 65535) throw new InvalidArgumentError(`port must be 0..65535, got "${text}"`);
+  return Number(text);
+}
+
+export const percent = (x: number) => `${(100 * x).toFixed(1)}%`;

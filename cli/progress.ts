@@ -1,0 +1,38 @@
+/**
+ * A progress bar for runs, fed by the run's event stream. Drawn on stderr only when it is a
+ * terminal, so `--json` output and logs stay clean.
+ */
+import { SingleBar } from 'cli-progress';
+import type { Observable, Subscription } from 'rxjs';
+import type { RunEvent } from '../streams/events.ts';
+
+export function showRunProgress(
+  events: Observable<RunEvent>,
+  total: number,
+  maxRetries: number,
+  enabled: boolean,
+): Subscription | undefined {
+  if (!enabled || !process.stderr.isTTY) return undefined;
+  const bar = new SingleBar({
+    stream: process.stderr,
+    format: ' {bar} {value}/{total} episodes | success {success} | aborted {aborted} | ETA {eta_formatted}',
+    hideCursor: true,
+    clearOnComplete: true,
+  });
+  let success = 0;
+  let aborted = 0;
+  let done = 0;
+  bar.start(total, 0, { success: '-', aborted: 0 });
+  return events.subscribe({
+    next: (event) => {
+      if (event.type !== 'episode.finished') return;
+      if (event.outcome === 'aborted') aborted += 1;
+      else if (event.outcome === 'success') success += 1;
+      // An aborted attempt that will be retried does not finish its slot.
+      if (event.outcome !== 'aborted' || event.attempt >= maxRetries) done += 1;
+      bar.update(Math.min(done, total), { success, aborted });
+    },
+    complete: () => bar.stop(),
+    error: () => bar.stop(),
+  });
+}

@@ -1,0 +1,19 @@
+import './builtin.ts';
+
+export { EnvError } from './contract.ts';
+export type {
+  Env,
+  EnvDefinition,
+  EnvErrorCode,
+  EnvSpec,
+  JsonValue,
+  Oracle,
+  ResetOptions,
+  ResetResult,
+  Split,
+  StepInfo,
+  StepResult,
+} from './contract.ts';
+export { getEnv, listEnvs, makeEnv, registerEnv } from './registry.ts';
+export { checkEnv } from './check-env.ts';
+export { resolveEnvDefinition } from './resolve.ts';
