@@ -7,7 +7,7 @@
 export type Split = 'train' | 'test';
 
 /** JSON-serialisable values, for info fields that cross the wire. */
-export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+export type JsonValue = string | number | boolean | null | readonly JsonValue[] | { readonly [key: string]: JsonValue };
 
 export interface EnvSpec {
   /** Registry id, e.g. `babyai`. */

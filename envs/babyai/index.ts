@@ -1,0 +1,34 @@
+/**
+ * BabyAI (AgentGym's `agentenv-babyai`): minigrid BabyAI levels played through text
+ * descriptions and macro actions. Exports the registry definition and the pieces that
+ * tests, benchmarks and the dashboard use.
+ */
+import { EnvError, type EnvDefinition, type EnvSpec } from '../contract.ts';
+import { BabyAIEnv } from './env.ts';
+import { BabyAIOracle } from './oracle.ts';
+import { babyaiTasks } from './tasks.ts';
+
+export const babyaiSpec: EnvSpec = {
+  id: 'babyai',
+  description: 'BabyAI grid worlds (minigrid) in text with macro actions, as in AgentGym',
+  defaultHorizon: 20,
+  splits: { train: babyaiTasks('train').length, test: babyaiTasks('test').length },
+  maxReward: 1,
+};
+
+export const babyaiDefinition: EnvDefinition = {
+  spec: babyaiSpec,
+  tasks: babyaiTasks,
+  make: () => new BabyAIEnv(babyaiSpec),
+  oracle(env) {
+    if (!(env instanceof BabyAIEnv)) {
+      throw new EnvError('ENV_INTERNAL', 'the babyai oracle needs a local BabyAIEnv made by babyaiDefinition.make()');
+    }
+    return new BabyAIOracle(env);
+  },
+};
+
+export { BabyAIEnv } from './env.ts';
+export { BabyAIOracle } from './oracle.ts';
+export { babyaiTasks, parseTaskId, familyOf, LEVELS } from './tasks.ts';
+export type { Family, LevelSpec } from './level.ts';

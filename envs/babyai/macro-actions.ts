@@ -1,0 +1,122 @@
+/**
+ * The macro actions AgentGym offers in a state, each with the primitive actions it runs,
+ * and the messages for the ones it refuses (`postprocess_obs`, second half). Names and
+ * numbering follow the original exactly, including its counting quirks: pickup and go-to
+ * numbers count only reachable objects, and some messages print the door counter dict.
+ */
+import { blockedCells, findPath } from './planner.ts';
+import type { SeenObj, View } from './view.ts';
+import { DIR_TO_VEC, type World } from './world.ts';
+
+export interface MacroActions {
+  /** Action text → primitive actions, in the original's (dict insertion) order. */
+  readonly actions: Map<string, number[]>;
+  readonly errors: Map<string, string>;
+}
+
+const NOT_PICKABLE = new Set(['wall', 'door']);
+
+/** Python's `str(dict)` for `{'red closed door': 1}`, which one original message prints. */
+function pyDict(counts: Map<string, number>): string {
+  return `{${[...counts].map(([k, v]) => `'${k}': ${v}`).join(', ')}}`;
+}
+
+export function computeMacroActions(world: World, view: View): MacroActions {
+  const actions = new Map<string, number[]>([['turn left', [0]], ['turn right', [1]]]);
+  const errors = new Map<string, string>();
+  const blocked = blockedCells(view);
+  const cache = new Map<string, number[] | null>();
+  const path = (o: SeenObj, arrive: boolean): number[] | null => {
+    const key = `${o.x},${o.y},${arrive}`;
+    if (!cache.has(key)) {
+      const q = { x: world.agentX, y: world.agentY, dir: world.agentDir, goalX: o.x, goalY: o.y, arrive };
+      cache.set(key, findPath(view, blocked, q));
+    }
+    const found = cache.get(key) ?? null;
+    return found ? found.slice() : null;
+  };
+
+  const nearest = view.barriers[0];
+  if (!nearest || nearest.dis > 1) actions.set('move forward', [2]);
+  else errors.set('move forward', "There is a barrier in front of you, you can't move forward.");
+
+  const carrying = world.carrying >= 0 ? world.obj(world.carrying) : null;
+  if (!carrying) {
+    const counts = new Map<string, number>();
+    for (const o of view.objs) {
+      if (NOT_PICKABLE.has(o.type)) continue;
+      const p = path(o, false);
+      const first = `pickup ${o.name} 1`;
+      if (p) {
+        p.push(3);
+        const k = actions.has(first) ? (counts.get(o.name) ?? 0) + 1 : 1;
+        counts.set(o.name, k);
+        actions.set(`pickup ${o.name} ${k}`, p);
+      } else {
+        const k = actions.has(first) ? (counts.get(o.name) ?? 0) + 1 : 1;
+        errors.set(`pickup ${o.name} ${k}`, `You cannot pickup ${o.name} ${k}, as there is no path leading to it.`);
+      }
+    }
+  }
+
+  if (carrying) {
+    const [dx, dy] = DIR_TO_VEC[world.agentDir] as readonly [number, number];
+    const [fx, fy] = [world.agentX + dx, world.agentY + dy];
+    const occupied = view.objs.some((o) => o.x === fx && o.y === fy && o.type !== 'door');
+    if (occupied) errors.set('drop', 'You cannot drop the object, as there is already an object in front of you.');
+    else actions.set('drop', [4]);
+  } else {
+    errors.set('drop', 'You cannot drop the object, as you are not carrying anything.');
+  }
+
+  const doorCounts = new Map<string, number>();
+  for (const o of view.objs) {
+    if (o.type !== 'door') continue;
+    const k = (doorCounts.get(o.name) ?? 0) + 1;
+    doorCounts.set(o.name, k);
+    const through = `toggle and go through ${o.name} ${k}`;
+    const noPath = `You cannot toggle and go through ${o.name} ${pyDict(doorCounts)}, as there is no path leading to it.`;
+    if (o.state === 'open') {
+      const p = path(o, true);
+      if (p) actions.set(`go through ${o.name} ${k}`, p);
+      else errors.set(`go through ${o.name} ${k}`, `You cannot go through ${o.name} ${k}, as there is no path leading to it.`);
+      continue;
+    }
+    if (o.state === 'locked') {
+      if (!carrying || carrying.type !== 'key') {
+        errors.set(through, `You cannot toggle and go through ${o.name} ${k}, as you are not carrying a key.`);
+        continue;
+      }
+      if (carrying.color !== o.color) {
+        errors.set(through, `You cannot toggle and go through ${o.name} ${k}, as the color of the key you are carrying does not match the color of door.`);
+        continue;
+      }
+    }
+    const p = path(o, false);
+    if (p) actions.set(through, [...p, 5, 2]);
+    else errors.set(through, noPath);
+    if (p && p.length === 0) actions.set('toggle', [5]);
+    if (o.state === 'closed') {
+      errors.set(`go through ${o.name} ${k}`, `You cannot go through ${o.name} ${k}, as it is closed. You should toggle it first.`);
+    }
+  }
+
+  // No BabyAI level of the test mix has a goal square, so "go to goal" never appears.
+
+  const gotoCounts = new Map<string, number>();
+  for (const o of view.objs) {
+    if (o.type === 'wall') continue;
+    const p = path(o, false);
+    const first = `go to ${o.name} 1`;
+    const k = actions.has(first) ? (gotoCounts.get(o.name) ?? 0) + 1 : 1;
+    if (p) {
+      gotoCounts.set(o.name, k);
+      actions.set(`go to ${o.name} ${k}`, p);
+    } else {
+      errors.set(`go to ${o.name} ${k}`, `You cannot go to ${o.name} ${k}, as there is no path leading to it.`);
+    }
+  }
+
+  actions.set('check available actions', []);
+  return { actions, errors };
+}

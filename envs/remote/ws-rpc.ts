@@ -1,0 +1,168 @@
+/**
+ * Request/response calls multiplexed over one WebSocket to an env server. Each call has a
+ * deadline (ENV_TIMEOUT); when the socket closes or its heartbeat fails, every pending and
+ * later call rejects with ENV_LOST: there is no reconnect, a lost env is an aborted episode.
+ */
+import type { Socket } from 'node:net';
+import { WebSocket, type RawData } from 'ws';
+import { frameText, readId } from '../../streams/wire/decode.ts';
+import { decodeEnvResponse, encodeEnvRequest, type EnvRequestBody } from '../../streams/wire/env-codec.ts';
+import type { EnvOp, EnvResultByOp } from '../../streams/wire/env-schemas.ts';
+import { toEnvError } from '../../streams/wire/errors.ts';
+import { CloseCode } from '../../streams/wire/limits.ts';
+import { EnvError } from '../contract.ts';
+
+export interface RpcOptions {
+  readonly callTimeoutMs: number;
+  /** Ping interval; the connection is dropped when a pong is missing at the next one. 0 disables. */
+  readonly heartbeatMs: number;
+  /** Buffered bytes above which further requests wait for the socket to drain. */
+  readonly highWaterMark: number;
+  readonly now: () => number;
+}
+
+interface Pending {
+  readonly op: EnvOp;
+  readonly deadline: number;
+  resolve(result: unknown): void;
+  reject(error: EnvError): void;
+}
+
+const CLOSE_GRACE_MS = 1_000;
+
+export class WsRpc {
+  private readonly pending = new Map<number, Pending>();
+  private nextId = 1;
+  private lost: EnvError | undefined;
+  private why: string | undefined;
+  private readonly outbox: string[] = [];
+  private blocked = false;
+  private awaitingPong = false;
+  private readonly sweep: NodeJS.Timeout;
+  private readonly heartbeat: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly ws: WebSocket,
+    /** The TCP socket, referenced only while calls are pending so an idle client lets the process exit. */
+    private readonly socket: Socket | undefined,
+    private readonly options: RpcOptions,
+  ) {
+    socket?.unref();
+    ws.on('message', (data: RawData, isBinary: boolean) => this.onMessage(data, isBinary));
+    ws.on('pong', () => (this.awaitingPong = false));
+    ws.on('error', (error: Error) => (this.why ??= error.message));
+    ws.once('close', (code: number, reason: Buffer) => this.onClose(code, reason.toString()));
+    // One sweep for all deadlines: a call times out between callTimeoutMs and 1.25 × callTimeoutMs.
+    this.sweep = setInterval(() => this.expire(), Math.max(5, Math.min(1_000, options.callTimeoutMs / 4)));
+    this.sweep.unref();
+    if (options.heartbeatMs > 0) {
+      this.heartbeat = setInterval(() => this.ping(), options.heartbeatMs);
+      this.heartbeat.unref();
+    }
+  }
+
+  get closed(): boolean {
+    return this.lost !== undefined || this.ws.readyState !== WebSocket.OPEN;
+  }
+
+  call<O extends EnvOp>(body: Extract<EnvRequestBody, { op: O }>): Promise<EnvResultByOp[O]> {
+    if (this.lost !== undefined) return Promise.reject(this.lost);
+    const id = this.nextId++;
+    return new Promise<EnvResultByOp[O]>((resolve, reject) => {
+      if (this.pending.size === 0) this.socket?.ref();
+      const deadline = this.options.now() + this.options.callTimeoutMs;
+      this.pending.set(id, { op: body.op, deadline, resolve: resolve as (result: unknown) => void, reject });
+      this.send(encodeEnvRequest(id, body));
+    });
+  }
+
+  /** Closes the socket (1000); pending calls reject with ENV_LOST. */
+  async close(): Promise<void> {
+    if (this.ws.readyState === WebSocket.CLOSED) return;
+    this.why ??= 'connection closed by the client';
+    const closed = new Promise<void>((resolve) => this.ws.once('close', () => resolve()));
+    this.ws.close(CloseCode.NORMAL, 'client closing');
+    const force = setTimeout(() => this.ws.terminate(), CLOSE_GRACE_MS);
+    await closed;
+    clearTimeout(force);
+  }
+
+  private send(text: string): void {
+    if (this.blocked) {
+      this.outbox.push(text);
+      return;
+    }
+    if (this.ws.bufferedAmount < this.options.highWaterMark) {
+      this.ws.send(text);
+      return;
+    }
+    // The callback runs once this frame has reached the kernel, i.e. the backlog has drained.
+    this.blocked = true;
+    this.ws.send(text, this.drained);
+  }
+
+  private readonly drained = (error?: Error): void => {
+    this.blocked = false;
+    if (error !== undefined) return; // the socket is failing; 'close' rejects what is queued
+    while (!this.blocked && this.outbox.length > 0) this.send(this.outbox.shift()!);
+  };
+
+  private onMessage(data: RawData, isBinary: boolean): void {
+    if (isBinary) return; // the env protocol has no binary frames; nothing to attribute it to
+    let raw: unknown;
+    try {
+      raw = JSON.parse(frameText(data));
+    } catch {
+      return;
+    }
+    const id = readId(raw);
+    const pending = typeof id === 'number' ? this.pending.get(id) : undefined;
+    if (pending === undefined) return; // a late reply to a call that already timed out
+    this.settle(id as number);
+    const decoded = decodeEnvResponse(pending.op, raw);
+    if (!decoded.ok) {
+      pending.reject(new EnvError('PROTOCOL_ERROR', `invalid reply to ${pending.op}: ${decoded.error.message}`));
+    } else if (decoded.value.op === 'error') {
+      pending.reject(toEnvError(decoded.value.error));
+    } else {
+      pending.resolve(decoded.value.result);
+    }
+  }
+
+  private settle(id: number): void {
+    this.pending.delete(id);
+    if (this.pending.size === 0) this.socket?.unref();
+  }
+
+  private expire(): void {
+    const now = this.options.now();
+    for (const [id, call] of this.pending) {
+      if (call.deadline > now) continue;
+      this.settle(id);
+      call.reject(new EnvError('ENV_TIMEOUT', `${call.op} got no reply within ${this.options.callTimeoutMs} ms`));
+    }
+  }
+
+  private ping(): void {
+    if (this.ws.readyState !== WebSocket.OPEN) return;
+    if (this.awaitingPong) {
+      this.why ??= `the server missed a heartbeat (no pong within ${this.options.heartbeatMs} ms)`;
+      this.ws.terminate();
+      return;
+    }
+    this.awaitingPong = true;
+    this.ws.ping();
+  }
+
+  private onClose(code: number, reason: string): void {
+    clearInterval(this.sweep);
+    clearInterval(this.heartbeat);
+    const detail = `close code ${code}${reason ? ` "${reason}"` : ''}`;
+    this.lost = new EnvError('ENV_LOST', `${this.why ?? 'connection closed'} (${detail})`);
+    this.outbox.length = 0;
+    const calls = [...this.pending.values()];
+    this.pending.clear();
+    this.socket?.unref();
+    for (const call of calls) call.reject(this.lost);
+  }
+}
