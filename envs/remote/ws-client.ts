@@ -13,6 +13,7 @@ import {
   CONNECT_TIMEOUT_MS,
 } from '../../streams/wire/limits.ts';
 import { openWebSocket, refusalStatus, whenOpen } from '../../streams/wire/ws-connect.ts';
+import { WriteBatch } from '../../streams/wire/write-batch.ts';
 import { EnvError, type Env, type EnvDefinition, type EnvSpec, type Split } from '../contract.ts';
 import { WsRemoteEnv } from './ws-remote-env.ts';
 import { WsRpc } from './ws-rpc.ts';
@@ -69,7 +70,7 @@ export async function connectEnvServer(url: string, options: EnvServerConnectOpt
     const why = status !== undefined ? `HTTP ${status}` : (error as Error).message;
     throw new EnvError('ENV_LOST', `cannot connect to ${url}: ${why}`);
   }
-  const rpc = new WsRpc(ws, socket, {
+  const rpc = new WsRpc(ws, socket, socket && new WriteBatch(socket), {
     callTimeoutMs: options.callTimeoutMs ?? CLIENT_CALL_TIMEOUT_MS,
     heartbeatMs: options.heartbeatMs ?? CLIENT_HEARTBEAT_MS,
     highWaterMark: CLIENT_HIGH_WATER_MARK,

@@ -10,6 +10,7 @@ import { decodeEnvResponse, encodeEnvRequest, type EnvRequestBody } from '../../
 import type { EnvOp, EnvResultByOp } from '../../streams/wire/env-schemas.ts';
 import { toEnvError } from '../../streams/wire/errors.ts';
 import { CloseCode } from '../../streams/wire/limits.ts';
+import type { WriteBatch } from '../../streams/wire/write-batch.ts';
 import { EnvError } from '../contract.ts';
 
 export interface RpcOptions {
@@ -45,6 +46,7 @@ export class WsRpc {
     private readonly ws: WebSocket,
     /** The TCP socket, referenced only while calls are pending so an idle client lets the process exit. */
     private readonly socket: Socket | undefined,
+    private readonly batch: WriteBatch | undefined,
     private readonly options: RpcOptions,
   ) {
     socket?.unref();
@@ -92,6 +94,7 @@ export class WsRpc {
       this.outbox.push(text);
       return;
     }
+    this.batch?.hold();
     if (this.ws.bufferedAmount < this.options.highWaterMark) {
       this.ws.send(text);
       return;
@@ -101,9 +104,9 @@ export class WsRpc {
     this.ws.send(text, this.drained);
   }
 
-  private readonly drained = (error?: Error): void => {
+  private readonly drained = (error?: Error | null): void => {
     this.blocked = false;
-    if (error !== undefined) return; // the socket is failing; 'close' rejects what is queued
+    if (error) return; // the socket is failing; 'close' rejects what is queued
     while (!this.blocked && this.outbox.length > 0) this.send(this.outbox.shift()!);
   };
 

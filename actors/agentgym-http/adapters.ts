@@ -1,0 +1,114 @@
+/**
+ * Per-env field names of AgentGym's HTTP protocol (reference §2), as small adapters over one
+ * generic server. BabyAI's shape is the generic one; TextCraft and SciWorld rename and add
+ * fields. A WebArena or Search adapter would also rename the id field (`env_idx`), which the
+ * server reads from `idField`.
+ *
+ * Extras beyond AgentGym's fields, sent only when they carry news so that replies stay small:
+ * `truncated: true`, `success` (at termination, when the env says), `invalid_action: true`.
+ * AgentGym's Python clients ignore unknown fields; actorgym's client reads them.
+ */
+import type { JsonValue, ResetResult, StepResult } from '../../envs/contract.ts';
+
+export type Reply = { [key: string]: JsonValue };
+
+export interface ServerAdapter {
+  readonly name: string;
+  /** Request field holding the instance id. */
+  readonly idField: string;
+  /** TextCraft's /create also resets to data_idx 0 and replies like /reset. */
+  readonly resetOnCreate: boolean;
+  /** A message for /create options this server cannot honour, else undefined. */
+  checkCreate(body: Readonly<Record<string, unknown>>): string | undefined;
+  /** The text served as `observation` (and by GET /observation). */
+  observation(result: ResetResult | StepResult): string;
+  resetReply(id: number, observation: string, result: ResetResult): Reply;
+  /** `score` is the env's `info.score` when it has one, else the episode's reward so far. */
+  stepReply(observation: string, result: StepResult, score: number): Reply;
+}
+
+function withExtras(reply: Reply, result: StepResult): Reply {
+  if (result.truncated) reply['truncated'] = true;
+  if (result.terminated && typeof result.info.success === 'boolean') reply['success'] = result.info.success;
+  if (result.info.invalidAction === true) reply['invalid_action'] = true;
+  return reply;
+}
+
+const done = (r: StepResult): boolean => r.terminated || r.truncated;
+const noCreateOptions = (): undefined => undefined;
+
+export const genericAdapter: ServerAdapter = {
+  name: 'generic',
+  idField: 'id',
+  resetOnCreate: false,
+  checkCreate: noCreateOptions,
+  observation: (r) => r.observation,
+  resetReply: (_id, observation) => ({ observation, reward: 0, score: 0, done: false, deleted: false }),
+  stepReply: (observation, r, score) => withExtras({ observation, reward: r.reward, score, done: done(r) }, r),
+};
+
+/** AgentGym's BabyAI prompt expects the action list in the text; add it when the env keeps it in info. */
+export const babyaiAdapter: ServerAdapter = {
+  ...genericAdapter,
+  name: 'babyai',
+  observation(r) {
+    const actions = r.info.availableActions;
+    if (!actions || r.observation.includes('Available actions: [')) return r.observation;
+    return `${r.observation}\nAvailable actions: [${actions.map((a) => JSON.stringify(a)).join(', ')}]`;
+  },
+};
+
+export const textcraftAdapter: ServerAdapter = {
+  ...genericAdapter,
+  name: 'textcraft',
+  resetOnCreate: true,
+  checkCreate: (body) =>
+    (body['commands'] ?? null) !== null || (body['goal'] ?? null) !== null
+      ? 'custom "commands"/"goal" are not supported: create with {} and reset with a data_idx'
+      : undefined,
+  resetReply: (id, observation) => ({ id, observation, done: false, reward: 0 }),
+  stepReply: (observation, r) => withExtras({ observation, reward: r.reward, done: done(r) }, r),
+};
+
+const str = (v: JsonValue | undefined, fallback: string): string => (typeof v === 'string' ? v : fallback);
+const num = (v: JsonValue | undefined, fallback: number): number => (typeof v === 'number' ? v : fallback);
+
+/**
+ * AgentGym's SciWorld client shows `task_description + "\n" + observation`, so a reset
+ * observation that already starts with the description is sent without it.
+ */
+export const sciworldAdapter: ServerAdapter = {
+  ...genericAdapter,
+  name: 'sciworld',
+  resetReply(_id, observation, r) {
+    const description = str(r.info['taskDescription'], '');
+    const view = description !== '' && observation.startsWith(`${description}\n`) ? observation.slice(description.length + 1) : observation;
+    return {
+      task_name: str(r.info['taskName'], ''),
+      var_num: num(r.info['variation'], 0),
+      task_description: description,
+      observation: view,
+      reward: 0,
+      score: num(r.info.score, 0),
+      deleted: false,
+      done: false,
+    };
+  },
+};
+
+const adapters: Readonly<Record<string, ServerAdapter>> = {
+  generic: genericAdapter,
+  babyai: babyaiAdapter,
+  textcraft: textcraftAdapter,
+  sciworld: sciworldAdapter,
+};
+
+/** The adapter named `name`, else the one for env id `envId`, else the generic one. */
+export function adapterFor(envId: string, name?: string): ServerAdapter {
+  if (name !== undefined) {
+    const chosen = adapters[name];
+    if (!chosen) throw new Error(`unknown AgentGym adapter "${name}"; known: ${Object.keys(adapters).join(', ')}`);
+    return chosen;
+  }
+  return adapters[envId] ?? genericAdapter;
+}

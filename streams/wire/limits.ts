@@ -1,0 +1,54 @@
+/**
+ * Every limit of the WebSocket transport with its default, in one place so that the servers,
+ * the clients and `docs/protocol.md` agree. ws's own defaults are permissive (a 100 MiB
+ * `maxPayload`, no heartbeat), so each one is set explicitly here.
+ */
+
+/** Env server: largest inbound frame (bytes); a bigger one closes the socket with 1009. */
+export const ENV_SERVER_MAX_PAYLOAD = 1024 * 1024;
+/** Env server and event server: ping interval (ms); a peer that misses one pong is terminated. 0 disables. */
+export const SERVER_HEARTBEAT_MS = 30_000;
+/** Env server: instances one connection may hold at once; more get `TOO_MANY_INSTANCES`. */
+export const MAX_INSTANCES_PER_CONNECTION = 256;
+/** Env server: longest `reset`/`step`/`oracle` call (ms) before the reply is `ENV_TIMEOUT` and the instance is dropped. */
+export const SERVER_CALL_TIMEOUT_MS = 60_000;
+/**
+ * Env server: per-connection token bucket (frames). It stops runaway clients, not work: 64
+ * concurrent episodes of a trivial env over one connection measured ~85 000 frames/s on two
+ * cores, under half of it. Benchmarks on faster machines may pass `rateLimit: false`.
+ */
+export const RATE_LIMIT = { perSecond: 200_000, burst: 20_000 } as const;
+/** Env server: outbound bytes queued for a peer that does not read before it is closed with 1008. */
+export const ENV_SERVER_MAX_BUFFERED_BYTES = 64 * 1024 * 1024;
+
+/** Env client: deadline of one call (ms); past it the call rejects with `ENV_TIMEOUT`. */
+export const CLIENT_CALL_TIMEOUT_MS = 30_000;
+/** Env client: ping interval (ms); a server that misses one pong is dropped (`ENV_LOST`). 0 disables. */
+export const CLIENT_HEARTBEAT_MS = 30_000;
+/** Clients: WebSocket opening handshake deadline (ms). */
+export const CONNECT_TIMEOUT_MS = 10_000;
+/** Clients: largest inbound frame (bytes); observations of web envs can be large. */
+export const CLIENT_MAX_PAYLOAD = 16 * 1024 * 1024;
+/** Env client: once this many bytes wait in the socket, further requests queue until it drains. */
+export const CLIENT_HIGH_WATER_MARK = 1024 * 1024;
+
+/** Event server: largest inbound frame (bytes); subscribers only send one small `subscribe`. */
+export const EVENT_SERVER_MAX_PAYLOAD = 64 * 1024;
+/** Event server: above this many buffered bytes a subscriber stops getting high-rate events. */
+export const EVENT_LOSSY_BUFFER_BYTES = 1024 * 1024;
+/** Event server: above this many buffered bytes a subscriber is closed with 1008. */
+export const EVENT_MAX_BUFFERED_BYTES = 16 * 1024 * 1024;
+
+/** Close codes the transport uses (RFC 6455 section 7.4.1). 1006 is never sent: it means the TCP connection dropped (or a heartbeat terminated it). */
+export const CloseCode = {
+  /** Normal: the event stream ended, or a client closed. */
+  NORMAL: 1000,
+  /** The server is shutting down. */
+  GOING_AWAY: 1001,
+  /** Policy: the peer let too many bytes queue up, or a client received an invalid frame. */
+  POLICY: 1008,
+  /** A frame exceeded `maxPayload` (ws sends this itself). */
+  TOO_BIG: 1009,
+  /** The server failed: the event source errored. */
+  INTERNAL: 1011,
+} as const;

@@ -1,0 +1,159 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { from, lastValueFrom, Subject, toArray, type Observable } from 'rxjs';
+import { startEventServer, type EventServerHandle } from '../../actors/event-server.ts';
+import type { EpisodeFinished, RunEvent } from '../../streams/events.ts';
+import { observeRun, ObserveRunError } from '../../streams/observe-run.ts';
+import { RawPeer, until } from './raw-peer.ts';
+
+const cleanup: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const step of cleanup.splice(0).reverse()) await step();
+});
+
+async function serve(source: Observable<RunEvent>, extra: object = {}) {
+  const server = await startEventServer({ port: 0, events: source, ...extra });
+  cleanup.push(() => server.close());
+  return server;
+}
+
+const finished = (i: number, error = ''): EpisodeFinished => ({
+  type: 'episode.finished', t: i, episodeId: `e${i}`, taskId: `task-${i}`, slot: i, attempt: 0,
+  outcome: i % 2 === 0 ? 'success' : 'failure', reward: i % 2 === 0 ? 1 : 0, turns: 3, maxTurns: 6, policyVersion: 0,
+  ...(error ? { outcome: 'aborted', abortReason: 'env_lost', error } : {}),
+});
+const acted = (i: number): RunEvent => ({ type: 'agent.acted', t: i, episodeId: `e${i}`, turn: 0, action: 'inc' });
+
+function runEvents(episodes: number): RunEvent[] {
+  const events: RunEvent[] = [
+    { type: 'run.started', t: 0, runId: 'r', env: 'counter', split: 'train', episodes, concurrency: 4, seed: 1, horizon: 6 },
+    { type: 'horizon.changed', t: 0, from: 6, to: 13, step: 100, reason: 'scaling' },
+  ];
+  for (let i = 0; i < episodes; i++) {
+    events.push(
+      { type: 'episode.started', t: i, episodeId: `e${i}`, taskId: `task-${i}`, slot: i, attempt: 0, maxTurns: 6, policyVersion: 0 },
+      acted(i),
+      { type: 'env.stepped', t: i, episodeId: `e${i}`, turn: 0, reward: 0, terminated: false, truncated: false },
+      finished(i),
+    );
+  }
+  events.push({
+    type: 'run.finished', t: 99, runId: 'r',
+    summary: {
+      env: 'counter', split: 'train', agent: 'oracle', seed: 1, episodes, attempts: episodes, successRate: 0.5,
+      meanReward: 0.5, meanTurns: 3, outcomes: { success: 1, failure: 1, truncated: 0, aborted: 0 }, horizon: 6,
+      wallSeconds: 1, stepsPerSecond: 6, results: [{ slot: 0, taskId: 'task-0', outcome: 'success', reward: 1, turns: 3, maxTurns: 6, attempts: 1 }],
+    },
+  });
+  return events;
+}
+
+async function subscribed(server: EventServerHandle, count = 1) {
+  await until(() => server.stats().subscribers === count);
+}
+
+describe('event server and observeRun', () => {
+  it('delivers every event in order, every episode.finished included, and completes on end', async () => {
+    const source = new Subject<RunEvent>();
+    const server = await serve(source);
+    const all = lastValueFrom(observeRun(server.url).pipe(toArray()));
+    const onlyFinished = lastValueFrom(observeRun(server.url, { types: ['episode.finished'] }).pipe(toArray()));
+    await subscribed(server, 2);
+    const events = runEvents(200);
+    for (const event of events) source.next(event);
+    source.complete();
+    expect(await all).toEqual(events);
+    expect(await onlyFinished).toEqual(events.filter((event) => event.type === 'episode.finished'));
+    await until(() => server.stats().connections === 0);
+  });
+
+  it('sends end right away to a subscriber of a completed (or cold, synchronous) source', async () => {
+    const events = runEvents(3);
+    const server = await serve(from(events));
+    expect(await lastValueFrom(observeRun(server.url).pipe(toArray()))).toEqual(events);
+  });
+
+  it('closes the socket when the observer unsubscribes', async () => {
+    const source = new Subject<RunEvent>();
+    const server = await serve(source);
+    const seen: RunEvent[] = [];
+    const subscription = observeRun(server.url).subscribe((event) => seen.push(event));
+    await subscribed(server);
+    source.next(acted(1));
+    await until(() => seen.length === 1);
+    subscription.unsubscribe();
+    await until(() => server.stats().connections === 0);
+    expect(source.observed).toBe(false); // the server cancelled its subscription too
+  });
+
+  it('errors the observer when the connection closes without end', async () => {
+    const source = new Subject<RunEvent>();
+    const server = await serve(source);
+    const result = lastValueFrom(observeRun(server.url).pipe(toArray())).catch((error: unknown) => error);
+    await subscribed(server);
+    source.next(finished(1));
+    await server.close();
+    const error = await result;
+    expect(error).toBeInstanceOf(ObserveRunError);
+    expect(error).toMatchObject({ code: 'CLOSED', closeCode: 1001 });
+  });
+
+  it('closes with 1011 when the source errors', async () => {
+    const source = new Subject<RunEvent>();
+    const server = await serve(source);
+    const result = lastValueFrom(observeRun(server.url)).catch((error: unknown) => error);
+    await subscribed(server);
+    source.error(new Error('run crashed'));
+    expect(await result).toMatchObject({ code: 'CLOSED', closeCode: 1011 });
+  });
+
+  it('answers a bad subscribe frame with a typed error and a second subscribe with BAD_FRAME', async () => {
+    const server = await serve(new Subject<RunEvent>());
+    const peer = await RawPeer.open(server.url);
+    cleanup.push(() => peer.close());
+    expect(await peer.call('nope')).toMatchObject({ op: 'error', id: null, error: { code: 'BAD_JSON' } });
+    expect(await peer.call({ op: 'watch', id: 3 })).toMatchObject({ op: 'error', id: 3, error: { code: 'UNKNOWN_OP' } });
+    expect(await peer.call({ op: 'subscribe', types: ['bogus.type'] })).toMatchObject({ error: { code: 'BAD_FRAME' } });
+    expect(await peer.call({ op: 'subscribe', types: ['run.finished'] })).toEqual({ op: 'subscribed' });
+    expect(await peer.call({ op: 'subscribe', id: 4 })).toMatchObject({ id: 4, error: { code: 'BAD_FRAME' } });
+  });
+
+  it('drops high-rate events for a subscriber that stops reading, never episode.finished', async () => {
+    const source = new Subject<RunEvent>();
+    const server = await serve(source, { lossyBufferBytes: 64 * 1024, maxBufferedBytes: 512 * 1024 * 1024 });
+    const peer = await RawPeer.open(server.url);
+    cleanup.push(() => peer.close());
+    expect(await peer.call({ op: 'subscribe' })).toEqual({ op: 'subscribed' });
+    peer.ws.pause();
+    // Fill the kernel buffers and the socket's queue with lossless events, then interleave lossy ones.
+    const padding = 'x'.repeat(64 * 1024);
+    const sent: RunEvent[] = [];
+    for (let i = 0; i < 400; i++) sent.push(finished(i, padding));
+    for (let i = 0; i < 100; i++) sent.push(acted(i), finished(1000 + i));
+    for (const event of sent) source.next(event);
+    source.complete();
+    expect(server.stats().dropped).toBe(100);
+    peer.ws.resume();
+    const received: any[] = [];
+    for (;;) {
+      const frame = await peer.next();
+      if (frame.op === 'end') break;
+      received.push(frame.event);
+    }
+    expect(received).toEqual(sent.filter((event) => event.type === 'episode.finished'));
+    expect(await peer.closed).toBe(1000);
+  });
+
+  it('closes a subscriber whose backlog passes maxBufferedBytes with 1008', async () => {
+    const source = new Subject<RunEvent>();
+    const server = await serve(source, { maxBufferedBytes: 1024 * 1024 });
+    const peer = await RawPeer.open(server.url);
+    cleanup.push(() => peer.close());
+    await peer.call({ op: 'subscribe' });
+    peer.ws.pause();
+    const padding = 'x'.repeat(64 * 1024);
+    // More than kernel buffers can hold, so the socket's own queue passes 1 MiB.
+    for (let i = 0; i < 400; i++) source.next(finished(i, padding));
+    peer.ws.resume();
+    expect(await peer.closed).toBe(1008);
+  });
+});
