@@ -21,7 +21,7 @@ export interface RuntimeBenchOptions {
 
 export async function runRuntimeBench(options: RuntimeBenchOptions = {}): Promise<void> {
   const runs = options.runs ?? 5;
-  const episodes = options.episodes ?? 256;
+  const episodes = options.episodes ?? 512;
   const concurrency = options.concurrency ?? 64;
   const babyai = getEnv('babyai');
   const stepsPerSecond = async (env: EnvDefinition) => {
@@ -45,12 +45,19 @@ export async function runRuntimeBench(options: RuntimeBenchOptions = {}): Promis
         return index;
       },
     });
-    await stepsPerSecond(babyai); // warm-up: JIT and task generation caches
-    const local = median(await repeat(runs, () => stepsPerSecond(babyai)));
-    const ws = median(await repeat(runs, () => stepsPerSecond(remote)));
-    const rest = median(await repeat(runs, () => stepsPerSecond(http)));
+    // One warm-up run each, so every side (including the server process) is measured after JIT.
+    const measure = async (env: EnvDefinition) => {
+      await stepsPerSecond(env);
+      return median(await repeat(runs, () => stepsPerSecond(env)));
+    };
+    const local = await measure(babyai);
+    const ws = await measure(remote);
+    const rest = await measure(http);
     await (remote as { close?: () => Promise<void> }).close?.();
-    console.log(`BabyAI, random agent, ${concurrency} concurrent episodes, ${episodes} episodes a run, median of ${runs} runs\n`);
+    console.log(
+      `BabyAI train split, random agent, ${concurrency} concurrent episodes, ${episodes} episodes a run, ` +
+        `median of ${runs} runs after one warm-up run; the servers run in a child process\n`,
+    );
     console.log(
       table([
         ['transport', 'env steps/s', 'vs HTTP'],
