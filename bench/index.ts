@@ -14,4 +14,9 @@ export const benchmarks: readonly Benchmark[] = [
     description: 'BabyAI env steps/s in-process, over WebSocket and over AgentGym HTTP; runtime overhead per step',
     run: async () => (await import('./runtime.ts')).runRuntimeBench(),
   },
+  {
+    name: 'transformer-step',
+    description: 'learner tokens/s of the transformer on this backend vs PyTorch; decoding at batch 64 vs 1',
+    run: async () => (await import('./transformer-step.ts')).runTransformerStepBench(),
+  },
 ];

@@ -31,6 +31,12 @@ export interface TokenTrajectory {
   readonly mask: readonly number[];
   /** Sampling log-prob on agent tokens, 0 elsewhere. */
   readonly logProbs: readonly number[];
+  /**
+   * When the episode outgrew the context, every window in order (the fields above are the last).
+   * Each sampled token has mask 1 in exactly the window it was sampled in (policy/context-window.ts),
+   * so a learner trains on all windows.
+   */
+  readonly windows?: readonly TokenTrajectory[];
 }
 
 export interface Policy {

@@ -1,30 +1,48 @@
 /**
- * The random baseline: uniform over the env's available actions. The pick depends only on the
- * episode's seed and the turn, so results do not depend on how requests were batched.
+ * Uniform over the env's available actions, seeded per episode and turn (rng.ts), so a run's
+ * decisions do not depend on how requests were batched. When the env lists no actions, it picks
+ * from `fallbackActions`, or else strings together 1–`maxFallbackWords` words of
+ * `fallbackWords` (free-form text that the env may reject — that is the point of a baseline).
  */
-import { deriveSeed } from '../machines/seed.ts';
 import type { ActRequest, Decision, Policy, TokenTrajectory } from './policy.ts';
-import { mulberry32 } from './seeded-random.ts';
+import { turnRng, type Rng } from './rng.ts';
 
-/** What a random agent says when the env lists no actions: a harmless, always-parsable command. */
-const FALLBACK_ACTION = 'look around';
+export interface RandomPolicyOptions {
+  /** Used when a request lists no available actions. */
+  readonly fallbackActions?: readonly string[];
+  /** Words for free-form text when there are no fallback actions either. */
+  readonly fallbackWords?: readonly string[];
+  /** Longest free-form text, in words (default 3). */
+  readonly maxFallbackWords?: number;
+}
+
+const DEFAULT_WORDS = ['look', 'go', 'take', 'open', 'use', 'search', 'inventory', 'north', 'south', 'east', 'west', 'help'];
+
+const pick = <T>(rng: Rng, items: readonly T[]): T => items[Math.floor(rng.next() * items.length)]!;
 
 export class RandomPolicy implements Policy {
   readonly name = 'random';
   readonly version = 0;
 
+  constructor(private readonly options: RandomPolicyOptions = {}) {}
+
   act(batch: readonly ActRequest[]): Promise<readonly Decision[]> {
-    return Promise.resolve(batch.map((request) => ({ action: pick(request) })));
+    return Promise.resolve(batch.map((request) => ({ action: this.#choose(request) })));
   }
 
+  #choose(request: ActRequest): string {
+    const rng = turnRng(request.seed, request.turn);
+    const available = request.availableActions ?? [];
+    if (available.length > 0) return pick(rng, available);
+    const fallback = this.options.fallbackActions ?? [];
+    if (fallback.length > 0) return pick(rng, fallback);
+    const words = this.options.fallbackWords ?? DEFAULT_WORDS;
+    const count = 1 + Math.floor(rng.next() * (this.options.maxFallbackWords ?? 3));
+    return Array.from({ length: count }, () => pick(rng, words)).join(' ');
+  }
+
+  /** Keeps no per-episode state. */
   release(_episodeId: string): TokenTrajectory | undefined {
     return undefined;
   }
-}
-
-function pick(request: ActRequest): string {
-  const actions = request.availableActions;
-  if (!actions || actions.length === 0) return FALLBACK_ACTION;
-  const u = mulberry32(deriveSeed(request.seed, request.turn))();
-  return actions[Math.floor(u * actions.length)] ?? FALLBACK_ACTION;
 }

@@ -1,0 +1,237 @@
+/**
+ * Transformer throughput on the chosen tfjs backend (default wasm), printed side by side:
+ *  - learner: trained tokens/s (forward + backward + Adam) for the reference step (vocab 512,
+ *    d 128, 2 layers, 4 heads, ff 512, seq 128, batch 32 = 4,096 tokens) and for the default
+ *    config at its full context (seq 256, batch 16), plus — in the same run, for the ratio — a
+ *    straightforward tfjs implementation (one-hot embedding, autodiff matmuls with transpose
+ *    flags, batched attention) of the reference step;
+ *  - actor: KV-cache decode tokens/s at batch 1 and batch 64.
+ * No assertions: the machine is shared; read medians and ratios from one run.
+ *
+ *   npx tsx bench/transformer-step.ts [--backend wasm] [--steps 5] [--no-naive] [--torch] [--sweep]
+ *
+ * `--torch` runs bench/torch_reference.py right after the tfjs steps and prints the ratio. *
+ * `--sweep` also times candidate default sizes (learner at full context, decode at batch 64).
+ *
+ * bench/torch_reference.py measures the same reference step in PyTorch.
+ */
+import * as tf from '@tensorflow/tfjs';
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { selectBackend, type BackendPreference } from '../policy/backend.ts';
+import { Transformer } from '../policy/transformer/transformer.ts';
+import type { TransformerConfig } from '../policy/transformer/config.ts';
+import { DEFAULT_TRANSFORMER_CONFIG } from '../policy/transformer/config.ts';
+import { disposeCache } from '../policy/transformer/kv-cache.ts';
+import { referenceLogProbsOf } from '../policy/transformer/reference-forward.ts';
+
+export interface BenchTransformerStepOptions {
+  readonly backend?: BackendPreference;
+  /** Timed learner steps per config (after one warm-up step); the median is reported. */
+  readonly steps?: number;
+  /** Timed decode steps per batch size. */
+  readonly decodeSteps?: number;
+  /** Also time the straightforward implementation (slow: seconds per step). */
+  readonly naive?: boolean;
+  /** Also run bench/torch_reference.py right after, for a same-run ratio (default false). */
+  readonly torch?: boolean;
+  /** Progress lines go here (default: none). */
+  readonly log?: (line: string) => void;
+}
+
+export interface BenchTransformerStepResult {
+  readonly backend: string;
+  /** Reference config, seq 128 × batch 32. */
+  readonly trainedTokensPerSec: number;
+  readonly trainedTokensPerSecDefault: number;
+  readonly trainedTokensPerSecNaive: number | undefined;
+  readonly decodeTokensPerSecBatch1: number;
+  readonly decodeTokensPerSecBatch64: number;
+  /** PyTorch tokens/s by thread count for the reference step, when measured. */
+  readonly torchTokensPerSec: Readonly<Record<string, number>> | undefined;
+  readonly stepMs: Readonly<Record<string, number[]>>;
+}
+
+export const REFERENCE_CONFIG: TransformerConfig = { vocabSize: 512, dModel: 128, nLayers: 2, nHeads: 4, dFF: 512, maxContext: 128 };
+
+const median = (xs: readonly number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+};
+
+function randomTokens(b: number, t: number, vocab: number, seed: number): tf.Tensor2D {
+  return tf.randomUniform([b, t], 0, vocab, 'int32', seed) as tf.Tensor2D;
+}
+
+/** The learner's loss shape: −log-probs − 0.01·entropy + 0.5·value², over all positions. */
+function loss(model: Transformer, tokens: tf.Tensor2D): tf.Scalar {
+  const s = model.logProbsOf(tokens);
+  return tf.addN([tf.neg(tf.mean(s.logProbs)), tf.mul(-0.01, tf.mean(s.entropy)), tf.mul(0.5, tf.mean(tf.square(s.values)))]) as tf.Scalar;
+}
+
+/** The same loss through the straightforward implementation (reference-forward.ts). */
+function naiveLoss(model: Transformer, tokens: tf.Tensor2D): tf.Scalar {
+  const s = referenceLogProbsOf(model.params, model.config, tokens);
+  return tf.addN([tf.neg(tf.mean(s.logProbs)), tf.mul(-0.01, tf.mean(s.entropy)), tf.mul(0.5, tf.mean(tf.square(s.values)))]) as tf.Scalar;
+}
+
+/** Runs bench/torch_reference.py --json under /usr/bin/python3; undefined when torch is missing. */
+function torchReference(): Record<string, number> | undefined {
+  const script = fileURLToPath(new URL('./torch_reference.py', import.meta.url));
+  const run = spawnSync('/usr/bin/python3', [script, '--json', '--steps', '6'], { encoding: 'utf8', timeout: 600_000 });
+  const line = run.stdout?.trim().split('\n').pop() ?? '';
+  try {
+    return (JSON.parse(line) as { tokensPerSec: Record<string, number> }).tokensPerSec;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Milliseconds of each timed step of forward + backward + Adam. */
+function timeSteps(steps: number, f: () => tf.Scalar, vars: tf.Variable[]): number[] {
+  const opt = tf.train.adam(1e-4);
+  const times: number[] = [];
+  for (let i = 0; i <= steps; i++) {
+    const t0 = performance.now();
+    const l = opt.minimize(f, true, vars);
+    l?.dataSync();
+    l?.dispose();
+    if (i > 0) times.push(performance.now() - t0);
+  }
+  opt.dispose();
+  return times;
+}
+
+async function decodeTokensPerSec(model: Transformer, rows: number, steps: number, promptLength: number): Promise<number> {
+  const prompts = Array.from({ length: rows }, (_, r) => Array.from({ length: promptLength }, (_, t) => 6 + ((r * 31 + t * 7) % 500)));
+  const { caches } = await model.prefill(prompts.map(() => undefined), prompts);
+  const batch = model.openDecode(caches.map((cache, i) => ({ key: String(i), cache })));
+  await batch.step(prompts.map(() => 7)); // warm-up
+  const t0 = performance.now();
+  for (let s = 0; s < steps; s++) await batch.step(prompts.map((_, r) => 6 + ((r + s) % 500)));
+  const seconds = (performance.now() - t0) / 1000;
+  [...batch.close().values(), ...caches].forEach(disposeCache);
+  return (rows * steps) / seconds;
+}
+
+export async function benchTransformerStep(opts: BenchTransformerStepOptions = {}): Promise<BenchTransformerStepResult> {
+  const log = opts.log ?? (() => {});
+  const steps = opts.steps ?? 5;
+  const backend = await selectBackend(opts.backend ?? 'wasm');
+  const stepMs: Record<string, number[]> = {};
+
+  const reference = new Transformer(REFERENCE_CONFIG, { seed: 1 });
+  const refTokens = randomTokens(32, 128, 512, 2);
+  log('learner, reference config (seq 128 × batch 32)…');
+  stepMs['reference'] = timeSteps(steps, () => loss(reference, refTokens), Object.values(reference.params));
+
+  let naive: number | undefined;
+  if (opts.naive ?? true) {
+    log('learner, straightforward implementation (slow)…');
+    stepMs['naive'] = timeSteps(Math.min(steps, 2), () => naiveLoss(reference, refTokens), Object.values(reference.params));
+    naive = 4096 / (median(stepMs['naive']) / 1000);
+  }
+  refTokens.dispose();
+
+  const def = new Transformer({ ...DEFAULT_TRANSFORMER_CONFIG, vocabSize: 512 }, { seed: 3 });
+  const defTokens = randomTokens(16, DEFAULT_TRANSFORMER_CONFIG.maxContext, 512, 4);
+  log(`learner, default config (seq ${DEFAULT_TRANSFORMER_CONFIG.maxContext} × batch 16)…`);
+  stepMs['default'] = timeSteps(steps, () => loss(def, defTokens), Object.values(def.params));
+  defTokens.dispose();
+
+  let torch: Record<string, number> | undefined;
+  if (opts.torch === true) {
+    log('PyTorch reference step (bench/torch_reference.py)…');
+    torch = torchReference();
+  }
+
+  log('decode, batch 1 and 64…');
+  const decodeSteps = opts.decodeSteps ?? 24;
+  const decode1 = await decodeTokensPerSec(def, 1, decodeSteps * 2, 64);
+  const decode64 = await decodeTokensPerSec(def, 64, decodeSteps, 64);
+  reference.dispose();
+  def.dispose();
+  return {
+    backend,
+    trainedTokensPerSec: 4096 / (median(stepMs['reference']) / 1000),
+    trainedTokensPerSecDefault: (16 * DEFAULT_TRANSFORMER_CONFIG.maxContext) / (median(stepMs['default']) / 1000),
+    trainedTokensPerSecNaive: naive,
+    decodeTokensPerSecBatch1: decode1,
+    decodeTokensPerSecBatch64: decode64,
+    torchTokensPerSec: torch,
+    stepMs,
+  };
+}
+
+/** Candidate default sizes (`--sweep`): learner tokens/s at full context and decode tokens/s at batch 64. */
+export async function sweepConfigs(steps = 3): Promise<Array<{ label: string; params: number; train: number; decode64: number }>> {
+  await selectBackend('wasm');
+  const candidates: Array<[string, Partial<TransformerConfig>]> = [
+    ['d 64, 2 layers, 2 heads, ff 256', { dModel: 64, nHeads: 2, dFF: 256 }],
+    ['d 128, 2 layers, 4 heads, ff 512 (default)', {}],
+    ['d 128, 4 layers, 4 heads, ff 512', { nLayers: 4 }],
+    ['d 192, 3 layers, 6 heads, ff 768', { dModel: 192, nLayers: 3, nHeads: 6, dFF: 768 }],
+  ];
+  const out = [];
+  for (const [label, overrides] of candidates) {
+    const config = { ...DEFAULT_TRANSFORMER_CONFIG, vocabSize: 512, ...overrides };
+    const model = new Transformer(config, { seed: 5 });
+    const tokens = randomTokens(16, config.maxContext, 512, 6);
+    const ms = median(timeSteps(steps, () => loss(model, tokens), Object.values(model.params)));
+    tokens.dispose();
+    const decode64 = await decodeTokensPerSec(model, 64, 16, 64);
+    out.push({ label, params: model.parameterCount, train: (16 * config.maxContext) / (ms / 1000), decode64 });
+    model.dispose();
+  }
+  return out;
+}
+
+/** Prints the table (the `run` of a bench/index.ts entry). */
+export async function runTransformerStepBench(opts: BenchTransformerStepOptions = {}): Promise<void> {
+  const r = await benchTransformerStep({ log: (line) => console.error(line), ...opts });
+  const f = (x: number): string => Math.round(x).toLocaleString('en-US');
+  const rows: Array<[string, string, string]> = [
+    [`learner, reference (4,096 tok/step)`, `${f(r.trainedTokensPerSec)} tok/s`, `${f(median(r.stepMs['reference']!))} ms/step`],
+    [`learner, default ctx ${DEFAULT_TRANSFORMER_CONFIG.maxContext} (4,096 tok/step)`, `${f(r.trainedTokensPerSecDefault)} tok/s`, `${f(median(r.stepMs['default']!))} ms/step`],
+  ];
+  if (r.trainedTokensPerSecNaive !== undefined) {
+    rows.push(['learner, reference, straightforward tfjs', `${f(r.trainedTokensPerSecNaive)} tok/s`,
+      `×${(r.trainedTokensPerSec / r.trainedTokensPerSecNaive).toFixed(1)} faster with custom ops`]);
+  }
+  for (const [threads, tps] of Object.entries(r.torchTokensPerSec ?? {})) {
+    rows.push([`PyTorch reference, ${threads} thread${threads === '1' ? '' : 's'}`, `${f(tps)} tok/s`,
+      `tfjs-${r.backend} / PyTorch = ${(r.trainedTokensPerSec / tps).toFixed(2)}`]);
+  }
+  rows.push(
+    ['decode, batch 1', `${f(r.decodeTokensPerSecBatch1)} tok/s`, ''],
+    ['decode, batch 64', `${f(r.decodeTokensPerSecBatch64)} tok/s`, `×${(r.decodeTokensPerSecBatch64 / r.decodeTokensPerSecBatch1).toFixed(1)} over batch 1`],
+  );
+  const w0 = Math.max(...rows.map((x) => x[0].length));
+  const w1 = Math.max(...rows.map((x) => x[1].length));
+  console.log(`transformer on tfjs-${r.backend} (medians; ratios from this run)`);
+  for (const [a, b, c] of rows) console.log(`  ${a.padEnd(w0)}  ${b.padStart(w1)}  ${c}`);
+  if (r.torchTokensPerSec === undefined) console.log('  PyTorch reference: /usr/bin/python3 bench/torch_reference.py (or --torch)');
+}
+
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const arg = (name: string): string | undefined => {
+    const i = process.argv.indexOf(`--${name}`);
+    return i >= 0 ? process.argv[i + 1] : undefined;
+  };
+  const backend = arg('backend') as BackendPreference | undefined;
+  const steps = arg('steps');
+  await runTransformerStepBench({
+    ...(backend !== undefined ? { backend } : {}),
+    ...(steps !== undefined ? { steps: Number(steps) } : {}),
+    naive: !process.argv.includes('--no-naive'),
+    torch: process.argv.includes('--torch'),
+  });
+  if (process.argv.includes('--sweep')) {
+    console.log(`candidate sizes on wasm (context ${DEFAULT_TRANSFORMER_CONFIG.maxContext}, vocab 512)`);
+    for (const r of await sweepConfigs()) {
+      const f = (x: number): string => Math.round(x).toLocaleString('en-US');
+      console.log(`  ${r.label.padEnd(44)} ${f(r.params).padStart(9)} params  train ${f(r.train).padStart(6)} tok/s  decode@64 ${f(r.decode64).padStart(6)} tok/s`);
+    }
+  }
+}

@@ -1,0 +1,146 @@
+/**
+ * One episode's token context, as the transformer sees it, and its training record.
+ *
+ * Layout (shared/DESIGN.md): [<bos> instruction=obs0] <act> a0… </act> <obs> obs1 <act> a1… </act> …
+ * The head — <bos> and the first observation, which carries the instruction — is kept for the
+ * whole episode; each later turn is a block [<obs> obs_k <act> a_k… </act>] (turn 0's block is
+ * just [<act> a0… </act>]).
+ *
+ * Windowing. Before a turn, if the context plus the new observation plus the action budget would
+ * pass `maxContext`, a new window starts: the head, then the most recent whole turn blocks that
+ * fit in `refillFraction · maxContext`, then the new observation. Dropping more than strictly
+ * needed leaves room for several turns before the next reset, since each reset recomputes the
+ * whole KV cache (positions shift, so cached keys are invalid).
+ *
+ * What the learner gets. Every window is recorded as the exact token sequence the model read;
+ * its mask is 1 only on agent tokens sampled *in that window*, i.e. whose prefix in the record is
+ * exactly the context they were sampled from. Agent tokens carried over from an earlier window
+ * are context there (mask 0), because their recorded log-probs came from a different context.
+ * So each sampled token is trained exactly once, in a sequence of at most `maxContext` tokens,
+ * and a fresh rollout has PPO ratio 1 on every masked token. `trajectory().windows` lists all
+ * windows; the top-level fields are the last window (the one with the final action).
+ */
+import type { TokenTrajectory } from './policy.ts';
+import { ACT_ID, BOS_ID, OBS_ID } from './special-tokens.ts';
+
+export interface WindowOptions {
+  readonly maxContext: number;
+  /** Fill level after a window reset, as a fraction of maxContext (default 0.75). */
+  readonly refillFraction?: number;
+  /** Instruction (first observation) tokens kept, from its start (default maxContext / 2). */
+  readonly maxInstructionTokens?: number;
+}
+
+/** A trajectory whose windows each satisfy the contract above. */
+export interface WindowedTrajectory extends TokenTrajectory {
+  readonly windows: readonly TokenTrajectory[];
+}
+
+interface WindowRecord {
+  tokens: number[];
+  mask: number[];
+  logProbs: number[];
+}
+
+const agentTokens = (r: WindowRecord): number => r.mask.reduce((a, b) => a + b, 0);
+
+export class EpisodeContext {
+  readonly #maxContext: number;
+  readonly #refill: number;
+  readonly #maxInstruction: number;
+  #headLength = 0;
+  /** Start index (in the current window) of each turn block. */
+  #turnStarts: number[] = [];
+  #current: WindowRecord = { tokens: [], mask: [], logProbs: [] };
+  readonly #closed: WindowRecord[] = [];
+
+  constructor(options: WindowOptions) {
+    this.#maxContext = options.maxContext;
+    this.#refill = options.refillFraction ?? 0.75;
+    this.#maxInstruction = options.maxInstructionTokens ?? Math.floor(options.maxContext / 2);
+    if (!(this.#refill > 0 && this.#refill <= 1)) throw new Error('refillFraction must be in (0, 1]');
+  }
+
+  /** The current window's tokens (what the model reads). */
+  get tokens(): readonly number[] {
+    return this.#current.tokens;
+  }
+
+  get started(): boolean {
+    return this.#headLength > 0;
+  }
+
+  /** Windows closed so far (not counting the current one). */
+  get resets(): number {
+    return this.#closed.length;
+  }
+
+  /**
+   * Appends an observation and the `<act>` that opens the agent's turn; `budget` is the most
+   * tokens the action may take. Returns whether a new window started (the KV cache is invalid).
+   */
+  beginTurn(observation: readonly number[], budget: number): { readonly windowReset: boolean } {
+    if (!this.started) {
+      const room = Math.min(this.#maxInstruction, this.#maxContext - budget - 2);
+      if (room < 1) throw new Error(`action budget ${budget} leaves no room in a context of ${this.#maxContext}`);
+      this.#push([BOS_ID, ...observation.slice(0, room)], 0);
+      this.#headLength = this.#current.tokens.length;
+      this.#turnStarts.push(this.#headLength);
+      this.#push([ACT_ID], 0);
+      return { windowReset: false };
+    }
+    const block = [OBS_ID, ...observation, ACT_ID];
+    if (this.#current.tokens.length + block.length + budget <= this.#maxContext) {
+      this.#turnStarts.push(this.#current.tokens.length);
+      this.#push(block, 0);
+      return { windowReset: false };
+    }
+    this.#startWindow(observation, budget);
+    return { windowReset: true };
+  }
+
+  /** Records the sampled action tokens (ending in `</act>`) and their log-probs. */
+  appendAction(ids: readonly number[], logProbs: readonly number[]): void {
+    if (ids.length !== logProbs.length) throw new Error('appendAction: one log-prob per token');
+    this.#current.tokens.push(...ids);
+    this.#current.mask.push(...ids.map(() => 1));
+    this.#current.logProbs.push(...logProbs);
+  }
+
+  /** All windows with agent tokens; undefined when the agent never acted. */
+  trajectory(): WindowedTrajectory | undefined {
+    const windows = [...this.#closed, this.#current].filter((r) => agentTokens(r) > 0).map((r) => ({
+      tokens: [...r.tokens], mask: [...r.mask], logProbs: [...r.logProbs],
+    }));
+    const last = windows[windows.length - 1];
+    return last === undefined ? undefined : { ...last, windows };
+  }
+
+  #push(ids: readonly number[], mask: number): void {
+    this.#current.tokens.push(...ids);
+    this.#current.mask.push(...ids.map(() => mask));
+    this.#current.logProbs.push(...ids.map(() => 0));
+  }
+
+  #startWindow(observation: readonly number[], budget: number): void {
+    const old = this.#current;
+    const len = old.tokens.length;
+    const target = Math.floor(this.#refill * this.#maxContext);
+    const need = observation.length + 2 + budget;
+    // Keep turns from index k on: the smallest k that fits the refill target, else none.
+    let k = this.#turnStarts.findIndex((start) => this.#headLength + (len - start) + need <= target);
+    if (k < 0) k = this.#turnStarts.length;
+    const keepFrom = this.#turnStarts[k] ?? len;
+    const room = this.#maxContext - budget - this.#headLength - 2;
+    if (room < 0) throw new Error(`action budget ${budget} leaves no room in a context of ${this.#maxContext}`);
+    if (agentTokens(old) > 0) this.#closed.push(old);
+    this.#current = { tokens: [], mask: [], logProbs: [] };
+    this.#push(old.tokens.slice(0, this.#headLength), 0);
+    const kept = old.tokens.slice(keepFrom);
+    this.#turnStarts = this.#turnStarts.slice(k).map((start) => start - keepFrom + this.#headLength);
+    this.#push(kept, 0);
+    this.#turnStarts.push(this.#current.tokens.length);
+    // An observation too long for any window keeps its beginning.
+    this.#push([OBS_ID, ...observation.slice(0, room), ACT_ID], 0);
+  }
+}

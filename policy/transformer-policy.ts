@@ -1,0 +1,189 @@
+/**
+ * `TransformerPolicy`: the tfjs transformer as a `Policy`. Each episode keeps its token context
+ * (context-window.ts) and its KV cache; `act` appends every request's observation, prefills all of
+ * them in one batched call, then decodes all actions together, one batched step per token, with
+ * one host read per step. Sampled ids and their log-probs are recorded, token in, token out.
+ */
+import * as tf from '@tensorflow/tfjs';
+import type { ActRequest, Decision, Policy } from './policy.ts';
+import type { Tokenizer } from './tokenizer.ts';
+import type { Transformer } from './transformer/transformer.ts';
+import { disposeCache, type SequenceCache } from './transformer/kv-cache.ts';
+import { EpisodeContext, type WindowedTrajectory } from './context-window.ts';
+import { ActionTrie, FreeFormDecoder, type ActionDecoder } from './action-trie.ts';
+import { sampleToken } from './sampling.ts';
+import { turnRng, type Rng } from './rng.ts';
+
+export interface TransformerPolicyOptions {
+  /** Softmax temperature (default 1; 0 = greedy). */
+  readonly temperature: number;
+  /** Nucleus mass (default 1 = off). */
+  readonly topP: number;
+  /** Decode only the env's available actions when it lists them (default true). */
+  readonly constrained: boolean;
+  /** Token cap for a free-form action, `</act>` included (default min(24, maxContext / 4)). */
+  readonly maxActionTokens: number;
+  /** See context-window.ts (default 0.75). */
+  readonly refillFraction: number;
+  readonly name: string;
+}
+
+const DEFAULTS: TransformerPolicyOptions = {
+  temperature: 1, topP: 1, constrained: true, maxActionTokens: 24, refillFraction: 0.75, name: 'transformer',
+};
+
+interface Episode {
+  readonly context: EpisodeContext;
+  cache: SequenceCache | undefined;
+}
+
+interface Work {
+  readonly request: ActRequest;
+  readonly episode: Episode;
+  readonly decoder: ActionDecoder;
+  readonly rng: Rng;
+  readonly ids: number[];
+  readonly logProbs: number[];
+}
+
+export class TransformerPolicy implements Policy {
+  readonly name: string;
+  readonly options: TransformerPolicyOptions;
+  #version = 0;
+  readonly #episodes = new Map<string, Episode>();
+
+  constructor(readonly model: Transformer, readonly tokenizer: Tokenizer, options: Partial<TransformerPolicyOptions> = {}) {
+    const maxActionTokens = Math.min(DEFAULTS.maxActionTokens, Math.floor(model.config.maxContext / 4));
+    this.options = { ...DEFAULTS, maxActionTokens, ...options };
+    this.name = this.options.name;
+    if (tokenizer.vocabSize > model.config.vocabSize) {
+      throw new Error(`tokenizer has ${tokenizer.vocabSize} tokens, the model only ${model.config.vocabSize}`);
+    }
+    const maxAction = this.options.maxActionTokens;
+    if (!(Number.isInteger(maxAction) && maxAction >= 1 && maxAction <= model.config.maxContext / 4)) {
+      throw new Error(`maxActionTokens must be an integer in [1, maxContext/4 = ${model.config.maxContext / 4}]`);
+    }
+  }
+
+  get version(): number {
+    return this.#version;
+  }
+
+  /** Episodes holding state (context and KV cache). */
+  get liveEpisodes(): number {
+    return this.#episodes.size;
+  }
+
+  async act(batch: readonly ActRequest[]): Promise<readonly Decision[]> {
+    if (batch.length === 0) return [];
+    if (new Set(batch.map((r) => r.episodeId)).size !== batch.length) throw new Error('act: an episode appears twice in one batch');
+    const work = batch.map((request) => this.#begin(request));
+    const v = this.model.config.vocabSize;
+
+    // Prefill everything new since each cache, for the whole batch at once.
+    const pre = await this.model.prefill(
+      work.map((w) => w.episode.cache),
+      work.map((w) => w.episode.context.tokens.slice(w.episode.cache?.length ?? 0)),
+    );
+    work.forEach((w, i) => {
+      disposeCache(w.episode.cache);
+      w.episode.cache = pre.caches[i];
+    });
+
+    // Decode: sample for every live row, then one batched step for the rows still going.
+    let rows = work.map((_, i) => i);
+    let logits = pre.logits;
+    const toDecode = rows.filter((i) => !this.#sample(work[i]!, logits.subarray(i * v, (i + 1) * v)));
+    if (toDecode.length > 0) {
+      const decoding = this.model.openDecode(toDecode.map((i) => ({ key: String(i), cache: work[i]!.episode.cache! })));
+      rows = toDecode;
+      while (rows.length > 0) {
+        // Feed each live row its last sampled token; logits come back in the same row order.
+        logits = await decoding.step(rows.map((i) => work[i]!.ids[work[i]!.ids.length - 1]!));
+        const live: number[] = [];
+        rows.forEach((i, r) => {
+          if (this.#sample(work[i]!, logits.subarray(r * v, (r + 1) * v))) decoding.finish(String(i));
+          else live.push(i);
+        });
+        rows = live;
+      }
+      for (const [key, cache] of decoding.close()) {
+        const episode = work[Number(key)]!.episode;
+        disposeCache(episode.cache);
+        episode.cache = cache;
+      }
+    }
+
+    return work.map((w) => {
+      w.episode.context.appendAction(w.ids, w.logProbs);
+      return {
+        action: w.decoder.action((ids) => this.tokenizer.decode(ids, { skipSpecial: true })),
+        tokenIds: [...w.ids],
+        logProbs: [...w.logProbs],
+      };
+    });
+  }
+
+  /** Samples one token for `w`; returns true when its action is complete. */
+  #sample(w: Work, logits: Float32Array): boolean {
+    const allowed = w.decoder.allowed();
+    const { token, logProb } = sampleToken(logits, w.rng, this.options, allowed);
+    w.decoder.advance(token);
+    w.ids.push(token);
+    w.logProbs.push(logProb);
+    return w.decoder.done;
+  }
+
+  #begin(request: ActRequest): Work {
+    let episode = this.#episodes.get(request.episodeId);
+    if (episode !== undefined && request.turn === 0 && episode.context.started) {
+      // A reused id starting over: the old episode's state is dropped.
+      this.release(request.episodeId);
+      episode = undefined;
+    }
+    if (episode === undefined) {
+      episode = {
+        context: new EpisodeContext({ maxContext: this.model.config.maxContext, refillFraction: this.options.refillFraction }),
+        cache: undefined,
+      };
+      this.#episodes.set(request.episodeId, episode);
+    }
+    const actions = request.availableActions ?? [];
+    const decoder = this.options.constrained && actions.length > 0
+      ? new ActionTrie(actions, (text) => this.tokenizer.encode(text)).decoder()
+      : new FreeFormDecoder(this.tokenizer.vocabSize, this.options.maxActionTokens);
+    const { windowReset } = episode.context.beginTurn(this.tokenizer.encode(request.observation), decoder.maxTokens);
+    if (windowReset) {
+      disposeCache(episode.cache);
+      episode.cache = undefined;
+    }
+    return { request, episode, decoder, rng: turnRng(request.seed, request.turn), ids: [], logProbs: [] };
+  }
+
+  /** Drops the episode's state; returns its windows (context-window.ts) when it acted. */
+  release(episodeId: string): WindowedTrajectory | undefined {
+    const episode = this.#episodes.get(episodeId);
+    if (episode === undefined) return undefined;
+    this.#episodes.delete(episodeId);
+    disposeCache(episode.cache);
+    return episode.context.trajectory();
+  }
+
+  /**
+   * New weights (by parameter name) and their version. Every KV cache is dropped — it was
+   * computed with the old weights — and rebuilt from the episode's tokens on its next turn.
+   */
+  setWeights(version: number, tensors: Readonly<Record<string, tf.Tensor>>): void {
+    this.model.setWeights(tensors);
+    this.#version = version;
+    for (const episode of this.#episodes.values()) {
+      disposeCache(episode.cache);
+      episode.cache = undefined;
+    }
+  }
+
+  /** Releases every episode's state (the model is not disposed). */
+  dispose(): void {
+    for (const id of [...this.#episodes.keys()]) this.release(id);
+  }
+}

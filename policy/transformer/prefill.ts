@@ -1,0 +1,118 @@
+/**
+ * Prefill: append a run of new tokens to each of several sequences at once (different past and
+ * new lengths), returning the grown caches and the next-token logits after each sequence's last
+ * new token — one host read for the whole batch.
+ *
+ * Layout: new tokens are right-padded to M, pasts to P. A query t of row i sees its own past keys
+ * j < pastLen[i] and its new keys u ≤ t; padded queries compute garbage that nothing reads, and
+ * padded keys are masked, so rows never influence one another.
+ */
+import * as tf from '@tensorflow/tfjs';
+import { headDim, type TransformerConfig } from './config.ts';
+import type { TransformerParams } from './params.ts';
+import { NEG_INF } from './attention.ts';
+import { padCaches, type LayerCache, type SequenceCache } from './kv-cache.ts';
+import { embedInfer, layerInfer, logitsInfer } from './inference-layer.ts';
+import { batchedMatMul } from './ops/bmm.ts';
+import { fastUnstack, headKernelsAvailable, splitHeads, takeRows } from './ops/head-kernels.ts';
+import { PAD_ID } from '../special-tokens.ts';
+
+export interface PrefillResult {
+  /** New caches, one per input row (the inputs are left untouched). */
+  readonly caches: SequenceCache[];
+  /** Next-token logits, row-major [n, V]. */
+  readonly logits: Float32Array;
+}
+
+/** [n·H, M, dh] heads of part `which` (0 q, 1 k, 2 v) of qkv [n·M, 3d]. */
+function heads(qkv: tf.Tensor2D, n: number, m: number, h: number, dh: number, which: number): tf.Tensor3D {
+  if (headKernelsAvailable()) {
+    return tf.stack(splitHeads(qkv, { batch: n, time: m, heads: h, headDim: dh }, which * h * dh)) as tf.Tensor3D;
+  }
+  const part = tf.slice(qkv, [0, which * h * dh], [n * m, h * dh]);
+  return tf.transpose(part.reshape([n, m, h, dh]), [0, 2, 1, 3]).reshape([n * h, m, dh]) as tf.Tensor3D;
+}
+
+/** Additive mask [n, 1, M, P+M] (see the module note). */
+function prefillMask(pastLens: readonly number[], newLens: readonly number[], p: number, m: number): tf.Tensor4D {
+  const width = p + m;
+  const mask = new Float32Array(pastLens.length * m * width).fill(NEG_INF);
+  pastLens.forEach((past, i) => {
+    for (let t = 0; t < m; t++) {
+      const row = (i * m + t) * width;
+      mask.fill(0, row, row + past);
+      mask.fill(0, row + p, row + p + t + 1);
+    }
+  });
+  return tf.tensor4d(mask, [pastLens.length, 1, m, width]);
+}
+
+export async function prefill(
+  params: TransformerParams, c: TransformerConfig,
+  caches: readonly (SequenceCache | undefined)[], tokens: readonly (readonly number[])[],
+): Promise<PrefillResult> {
+  const n = tokens.length;
+  if (caches.length !== n) throw new Error('prefill: one cache slot per token row');
+  const pastLens = caches.map((k) => k?.length ?? 0);
+  const newLens = tokens.map((t) => t.length);
+  if (newLens.some((len) => len === 0)) throw new Error('prefill: every row needs at least one new token');
+  newLens.forEach((len, i) => {
+    if (pastLens[i]! + len > c.maxContext) {
+      throw new Error(`prefill: row ${i} would hold ${pastLens[i]! + len} tokens, above maxContext ${c.maxContext}`);
+    }
+  });
+  const m = Math.max(...newLens);
+  const p = Math.max(...pastLens);
+  const h = c.nHeads;
+  const dh = headDim(c);
+  const ids = new Int32Array(n * m).fill(PAD_ID);
+  const positions = new Int32Array(n * m);
+  tokens.forEach((row, i) => row.forEach((id, t) => { ids[i * m + t] = id; }));
+  for (let i = 0; i < n; i++) {
+    for (let t = 0; t < m; t++) positions[i * m + t] = Math.min(pastLens[i]! + t, c.maxContext - 1);
+  }
+
+  const newLayers: LayerCache[][] = tokens.map(() => []);
+  const logits = tf.tidy(() => {
+    const mask = prefillMask(pastLens, newLens, p, m);
+    let x = embedInfer(params, c, ids, positions);
+    for (let l = 0; l < c.nLayers; l++) {
+      x = layerInfer(params, l, x, (qkv) => {
+        const q = tf.mul(heads(qkv, n, m, h, dh, 0), 1 / Math.sqrt(dh)) as tf.Tensor3D;
+        let k = heads(qkv, n, m, h, dh, 1);
+        let v = heads(qkv, n, m, h, dh, 2);
+        // Each row keeps its own real new keys/values, appended to its old cache.
+        const kRows = fastOrPlainUnstack(k.reshape([n, h, m, dh]));
+        const vRows = fastOrPlainUnstack(v.reshape([n, h, m, dh]));
+        for (let i = 0; i < n; i++) {
+          const grow = (old: tf.Tensor3D | undefined, rows: tf.Tensor[]): tf.Tensor3D => {
+            const fresh = tf.slice(rows[i]!, [0, 0, 0], [h, newLens[i]!, dh]) as tf.Tensor3D;
+            return tf.keep(old === undefined ? fresh : (tf.concat([old, fresh], 1) as tf.Tensor3D));
+          };
+          const old = caches[i]?.layers[l];
+          newLayers[i]!.push({ k: grow(old?.k, kRows), v: grow(old?.v, vRows) });
+        }
+        if (p > 0) {
+          k = tf.concat([padCaches(caches, l, 'k', p, h, dh), k], 1) as tf.Tensor3D;
+          v = tf.concat([padCaches(caches, l, 'v', p, h, dh), v], 1) as tf.Tensor3D;
+        }
+        const scores = tf.add(batchedMatMul(q, tf.transpose(k, [0, 2, 1])).reshape([n, h, m, p + m]), mask);
+        const probs = tf.softmax(scores).reshape([n * h, m, p + m]) as tf.Tensor3D;
+        const out = batchedMatMul(probs, v);
+        return tf.transpose(out.reshape([n, h, m, dh]), [0, 2, 1, 3]).reshape([n * m, h * dh]) as tf.Tensor2D;
+      });
+    }
+    const last = Int32Array.from(newLens, (len, i) => i * m + len - 1);
+    return logitsInfer(params, takeRows(x, tf.tensor1d(last, 'int32')));
+  });
+  const values = (await logits.data()) as Float32Array;
+  logits.dispose();
+  return {
+    caches: newLayers.map((layers, i) => ({ length: pastLens[i]! + newLens[i]!, layers })),
+    logits: values,
+  };
+}
+
+function fastOrPlainUnstack(x: tf.Tensor): tf.Tensor[] {
+  return headKernelsAvailable() ? fastUnstack(x) : tf.unstack(x);
+}

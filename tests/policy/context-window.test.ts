@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import { EpisodeContext } from '../../policy/context-window.ts';
+import { ACT_ID, BOS_ID, END_ACT_ID, OBS_ID } from '../../policy/special-tokens.ts';
+
+const obs = (n: number, base: number): number[] => Array.from({ length: n }, (_, i) => base + i);
+
+describe('EpisodeContext', () => {
+  it('lays out turns as <bos> obs0 <act> a </act> <obs> obs1 <act> …', () => {
+    const c = new EpisodeContext({ maxContext: 100 });
+    c.beginTurn([10, 11], 4);
+    c.appendAction([20, END_ACT_ID], [-1, -2]);
+    c.beginTurn([12], 4);
+    c.appendAction([21, END_ACT_ID], [-3, -4]);
+    const t = c.trajectory()!;
+    expect(t.tokens).toEqual([BOS_ID, 10, 11, ACT_ID, 20, END_ACT_ID, OBS_ID, 12, ACT_ID, 21, END_ACT_ID]);
+    expect(t.mask).toEqual([0, 0, 0, 0, 1, 1, 0, 0, 0, 1, 1]);
+    expect(t.logProbs).toEqual([0, 0, 0, 0, -1, -2, 0, 0, 0, -3, -4]);
+    expect(t.windows).toHaveLength(1);
+  });
+
+  it('drops the oldest turns, keeps the instruction, and masks carried-over actions', () => {
+    const c = new EpisodeContext({ maxContext: 40, refillFraction: 0.75 });
+    const instruction = obs(6, 100);
+    let resets = 0;
+    for (let turn = 0; turn < 10; turn++) {
+      const { windowReset } = c.beginTurn(turn === 0 ? instruction : obs(5, 200 + 10 * turn), 3);
+      if (windowReset) resets++;
+      expect(c.tokens.length + 3).toBeLessThanOrEqual(40);
+      c.appendAction([300 + turn, END_ACT_ID], [-turn, -0.5]);
+    }
+    expect(resets).toBeGreaterThan(1);
+    const t = c.trajectory()!;
+    expect(t.windows).toHaveLength(resets + 1);
+    for (const w of t.windows) {
+      expect(w.tokens.slice(0, 7)).toEqual([BOS_ID, ...instruction]);
+      expect(w.tokens.length).toBeLessThanOrEqual(40);
+    }
+    // Every action token is trained in exactly one window, in order.
+    const trained = t.windows.flatMap((w) => w.tokens.filter((_, i) => w.mask[i] === 1));
+    expect(trained).toEqual(Array.from({ length: 10 }, (_, turn) => [300 + turn, END_ACT_ID]).flat());
+    // After a reset the window starts from the head plus whole recent turns.
+    const second = t.windows[1]!;
+    expect(second.tokens[7]).toBe(OBS_ID);
+  });
+
+  it('clips an overlong instruction and an overlong observation from their ends', () => {
+    const c = new EpisodeContext({ maxContext: 32, maxInstructionTokens: 10 });
+    c.beginTurn(obs(50, 100), 4);
+    expect(c.tokens).toEqual([BOS_ID, ...obs(10, 100), ACT_ID]);
+    c.appendAction([END_ACT_ID], [0]);
+    const { windowReset } = c.beginTurn(obs(60, 500), 4);
+    expect(windowReset).toBe(true);
+    expect(c.tokens.length + 4).toBeLessThanOrEqual(32);
+    expect(c.tokens.slice(0, 11)).toEqual([BOS_ID, ...obs(10, 100)]);
+    expect(c.tokens.slice(11, 13)).toEqual([OBS_ID, 500]);
+  });
+
+  it('returns no trajectory when the agent never acted', () => {
+    const c = new EpisodeContext({ maxContext: 32 });
+    expect(c.trajectory()).toBeUndefined();
+    c.beginTurn([7], 2);
+    expect(c.trajectory()).toBeUndefined();
+  });
+});

@@ -1,0 +1,179 @@
+import * as tf from '@tensorflow/tfjs';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { selectBackend } from '../../policy/backend.ts';
+import { Transformer } from '../../policy/transformer/transformer.ts';
+import type { SequenceCache } from '../../policy/transformer/kv-cache.ts';
+import { disposeCache } from '../../policy/transformer/kv-cache.ts';
+
+const CONFIG = { vocabSize: 40, dModel: 16, nLayers: 2, nHeads: 2, dFF: 32, maxContext: 32 };
+
+function randomTokens(n: number, seed: number): number[] {
+  let s = seed;
+  return Array.from({ length: n }, () => {
+    s = (s * 1103515245 + 12345) % 2147483648;
+    return 6 + (s % (CONFIG.vocabSize - 6));
+  });
+}
+
+/** Full-forward logits of one sequence, [T, V]. */
+function fullLogits(model: Transformer, seq: number[]): Float32Array {
+  return tf.tidy(() => model.forward(tf.tensor2d([seq], [1, seq.length], 'int32')).logits.dataSync() as Float32Array);
+}
+
+function maxAbsDiff(a: Float32Array, b: Float32Array): number {
+  let m = 0;
+  for (let i = 0; i < a.length; i++) m = Math.max(m, Math.abs(a[i]! - b[i]!));
+  return m;
+}
+
+describe('transformer (cpu backend)', () => {
+  let model: Transformer;
+  beforeAll(async () => {
+    await selectBackend('cpu');
+    model = new Transformer(CONFIG, { seed: 3 });
+  });
+
+  it('is causal: changing a future token leaves earlier logits unchanged', () => {
+    const a = randomTokens(12, 1);
+    const b = [...a];
+    b[7] = a[7] === 10 ? 11 : 10;
+    const la = fullLogits(model, a);
+    const lb = fullLogits(model, b);
+    const v = CONFIG.vocabSize;
+    expect(maxAbsDiff(la.subarray(0, 7 * v), lb.subarray(0, 7 * v))).toBe(0);
+    expect(maxAbsDiff(la.subarray(7 * v, 8 * v), lb.subarray(7 * v, 8 * v))).toBeGreaterThan(1e-6);
+  });
+
+  it('gives the same logits for a padded batch as for each row alone', () => {
+    const rows = [randomTokens(10, 2), randomTokens(6, 3)];
+    const padded = rows.map((r) => [...r, ...Array<number>(10 - r.length).fill(0)]);
+    const batch = tf.tidy(() => model.forward(tf.tensor2d(padded, [2, 10], 'int32')).logits.dataSync() as Float32Array);
+    const v = CONFIG.vocabSize;
+    rows.forEach((r, i) => {
+      const alone = fullLogits(model, r);
+      expect(maxAbsDiff(batch.subarray(i * 10 * v, (i * 10 + r.length) * v), alone)).toBeLessThan(1e-5);
+    });
+  });
+
+  it('KV-cache prefill + decode steps match the full forward (rows of different lengths)', async () => {
+    const v = CONFIG.vocabSize;
+    const seqs = [randomTokens(14, 4), randomTokens(9, 5), randomTokens(17, 6)];
+    const splits: Array<[number, number]> = [[5, 3], [1, 4], [9, 2]]; // first prefill, second prefill; rest decoded one at a time
+    const full = seqs.map((s) => fullLogits(model, s));
+    const start = await model.prefill([undefined, undefined, undefined], seqs.map((s, i) => s.slice(0, splits[i]![0])));
+    seqs.forEach((s, i) => {
+      const pos = splits[i]![0] - 1;
+      expect(maxAbsDiff(start.logits.subarray(i * v, (i + 1) * v), full[i]!.subarray(pos * v, (pos + 1) * v))).toBeLessThan(1e-4);
+    });
+    const second = await model.prefill(start.caches, seqs.map((s, i) => s.slice(splits[i]![0], splits[i]![0] + splits[i]![1])));
+    start.caches.forEach(disposeCache);
+    seqs.forEach((s, i) => {
+      const pos = splits[i]![0] + splits[i]![1] - 1;
+      expect(maxAbsDiff(second.logits.subarray(i * v, (i + 1) * v), full[i]!.subarray(pos * v, (pos + 1) * v))).toBeLessThan(1e-4);
+    });
+    const batch = model.openDecode(second.caches.map((cache, i) => ({ key: `s${i}`, cache })));
+    const fed = seqs.map((_, i) => splits[i]![0] + splits[i]![1]);
+    for (;;) {
+      const keys = batch.activeKeys;
+      if (keys.length === 0) break;
+      const idx = keys.map((k) => Number(k.slice(1)));
+      const logits = await batch.step(idx.map((i) => seqs[i]![fed[i]!]!));
+      idx.forEach((i, row) => {
+        const pos = fed[i]!;
+        expect(maxAbsDiff(logits.subarray(row * v, (row + 1) * v), full[i]!.subarray(pos * v, (pos + 1) * v))).toBeLessThan(1e-4);
+        fed[i]!++;
+        if (fed[i] === seqs[i]!.length) batch.finish(`s${i}`);
+      });
+    }
+    const caches = batch.close();
+    second.caches.forEach(disposeCache);
+    seqs.forEach((s, i) => expect(caches.get(`s${i}`)!.length).toBe(s.length));
+    // A cache produced by decoding continues exactly like one produced by prefill.
+    const more = await model.prefill(seqs.map((_, i) => caches.get(`s${i}`)), seqs.map(() => [7]));
+    for (let i = 0; i < seqs.length; i++) {
+      const ext = fullLogits(model, [...seqs[i]!, 7]);
+      const pos = seqs[i]!.length;
+      expect(maxAbsDiff(more.logits.subarray(i * v, (i + 1) * v), ext.subarray(pos * v, (pos + 1) * v))).toBeLessThan(1e-4);
+    }
+    [...caches.values(), ...more.caches].forEach((c: SequenceCache) => disposeCache(c));
+  });
+
+  it('logProbsOf is aligned on the token it scores and matches log-softmax of the forward logits', () => {
+    const seq = randomTokens(8, 7);
+    const full = fullLogits(model, seq);
+    const v = CONFIG.vocabSize;
+    const scores = model.logProbsOf(tf.tensor2d([seq], [1, 8], 'int32'));
+    const lp = scores.logProbs.dataSync();
+    const ent = scores.entropy.dataSync();
+    const val = scores.values.dataSync();
+    expect(lp[0]).toBe(0);
+    expect(ent[0]).toBe(0);
+    expect(val[0]).toBe(0);
+    for (let t = 1; t < 8; t++) {
+      const row = Array.from(full.subarray((t - 1) * v, t * v));
+      const max = Math.max(...row);
+      const logZ = max + Math.log(row.reduce((a, x) => a + Math.exp(x - max), 0));
+      expect(lp[t]).toBeCloseTo(row[seq[t]!]! - logZ, 4);
+      const h = -row.reduce((a, x) => a + Math.exp(x - logZ) * (x - logZ), 0);
+      expect(ent[t]).toBeCloseTo(h, 4);
+    }
+    tf.dispose([scores.logProbs, scores.entropy, scores.values]);
+  });
+
+  it('round-trips weights by name and rejects mismatched ones', () => {
+    const other = new Transformer(CONFIG, { seed: 99 });
+    other.setWeights(model.getWeights());
+    const seq = randomTokens(6, 8);
+    expect(maxAbsDiff(fullLogits(other, seq), fullLogits(model, seq))).toBe(0);
+    expect(() => other.setWeights({ 'tok_emb': tf.zeros([1, 1]) })).toThrow(/missing/);
+    other.dispose();
+  });
+});
+
+describe('optimised path vs the straightforward reference implementation (cpu)', () => {
+  it('gives the same log-probs, entropies, values and gradients', async () => {
+    const { referenceLogProbsOf } = await import('../../policy/transformer/reference-forward.ts');
+    await selectBackend('cpu');
+    const model = new Transformer({ ...CONFIG, nHeads: 4 }, { seed: 11 });
+    const tokens = tf.tensor2d([randomTokens(12, 12), randomTokens(12, 13)], [2, 12], 'int32');
+    const objective = (s: { logProbs: tf.Tensor; entropy: tf.Tensor; values: tf.Tensor }): tf.Scalar =>
+      tf.addN([tf.mean(s.logProbs), tf.mul(0.3, tf.mean(s.entropy)), tf.mean(tf.square(s.values))]) as tf.Scalar;
+    const vars = Object.values(model.params);
+    const ours = tf.variableGrads(() => objective(model.logProbsOf(tokens)), vars);
+    const ref = tf.variableGrads(() => objective(referenceLogProbsOf(model.params, model.config, tokens)), vars);
+    expect(Math.abs(ours.value.dataSync()[0]! - ref.value.dataSync()[0]!)).toBeLessThan(1e-5);
+    for (const v of vars) {
+      const a = ours.grads[v.name]!.dataSync();
+      const b = ref.grads[v.name]!.dataSync();
+      let diff = 0;
+      let scale = 1e-8;
+      for (let i = 0; i < a.length; i++) {
+        diff = Math.max(diff, Math.abs(a[i]! - b[i]!));
+        scale = Math.max(scale, Math.abs(b[i]!));
+      }
+      expect(diff / scale).toBeLessThan(1e-4);
+    }
+    model.dispose();
+  });
+});
+
+describe('weights as a binary blob', () => {
+  it('round-trips every parameter by name and shape', async () => {
+    const { encodeWeights, decodeWeights } = await import('../../policy/transformer/weights-io.ts');
+    await selectBackend('cpu');
+    const a = new Transformer(CONFIG, { seed: 21 });
+    const b = new Transformer(CONFIG, { seed: 22 });
+    const blob = await encodeWeights(a.getWeights());
+    // An unaligned view of the blob, as a WebSocket frame may deliver it.
+    const shifted = new Uint8Array(blob.length + 1);
+    shifted.set(blob, 1);
+    const tensors = decodeWeights(shifted.subarray(1));
+    b.setWeights(tensors);
+    tf.dispose(Object.values(tensors));
+    const seq = randomTokens(9, 23);
+    expect(maxAbsDiff(fullLogits(a, seq), fullLogits(b, seq))).toBe(0);
+    expect(() => decodeWeights(blob.subarray(0, blob.length - 4))).toThrow(/bytes/);
+    a.dispose();
+    b.dispose();
+  });
+});
