@@ -1,0 +1,9 @@
+/** Effects bound to machines, the composition root, and the servers that host actors. */
+export { createRolloutSystem, resolveSchedule, type AgentSpec, type RolloutSystem, type RolloutSystemOptions } from './rollout-system.ts';
+export { createAgentActor, type AgentActorEvent, type AgentActorInput, type AgentActorRef } from './agent.actor.ts';
+export { createEnvActor, type EnvActorEvent, type EnvActorInput, type EnvActorRef } from './env.actor.ts';
+export { createCurriculumActor, type CurriculumActorRef } from './curriculum.actor.ts';
+export { systemClock, type RunClock } from './clock.ts';
+export { startEnvServer, type EnvServerHandle, type EnvServerOptions } from './env-server.ts';
+export { startEventServer } from './event-server.ts';
+export { startAgentGymHttpServer, type AgentGymHttpServer, type AgentGymHttpServerOptions } from './agentgym-http-server.ts';
