@@ -3,7 +3,9 @@
  * call through a named action; the answer comes back as an event to the episode itself.
  */
 import { createActor, type ActorRefFrom } from 'xstate';
-import { episodeMachine, type EpisodeInput } from '../machines/episode.machine.ts';
+import { episodeMachine, type EpisodeEmitted, type EpisodeInput } from '../machines/episode.machine.ts';
+import type { AgentActed, EnvStepped } from '../streams/events.ts';
+import type { ActRequest } from '../policy/policy.ts';
 import type { AgentActorRef } from './agent.actor.ts';
 import type { RunClock } from './clock.ts';
 import type { EnvActorRef } from './env.actor.ts';
@@ -18,24 +20,19 @@ export interface EpisodeEffects {
 export function episodeLogic({ envOf, agent }: EpisodeEffects) {
   return episodeMachine.provide({
     actions: {
-      callReset: ({ context, self }) => {
-        envOf(context.episodeId).send({ type: 'RESET', options: { taskId: context.taskId, seed: context.seed }, replyTo: self });
+      callReset: ({ context: { input }, self }) => {
+        envOf(input.episodeId).send({ type: 'RESET', options: { taskId: input.taskId, seed: input.seed }, replyTo: self });
       },
       callAgent: ({ context, self }) => {
-        agent.send({
-          type: 'ACT',
-          request: {
-            episodeId: context.episodeId,
-            turn: context.turn,
-            observation: context.observation,
-            ...(context.availableActions ? { availableActions: context.availableActions } : {}),
-            seed: context.seed,
-          },
-          replyTo: self,
-        });
+        const { input, turn, observation, availableActions } = context;
+        // Built field by field, in the request's documented order, rather than with a conditional spread.
+        const request: ActRequest = availableActions
+          ? { episodeId: input.episodeId, turn, observation, availableActions, seed: input.seed }
+          : { episodeId: input.episodeId, turn, observation, seed: input.seed };
+        agent.send({ type: 'ACT', request, replyTo: self });
       },
       callStep: ({ context, self }) => {
-        envOf(context.episodeId).send({ type: 'STEP', action: context.pendingDecision?.action ?? '', replyTo: self });
+        envOf(context.input.episodeId).send({ type: 'STEP', action: context.pendingDecision?.action ?? '', replyTo: self });
       },
     },
   });
@@ -46,4 +43,24 @@ export type EpisodeActorRef = ActorRefFrom<EpisodeLogic>;
 
 export function createEpisodeActor(logic: EpisodeLogic, input: EpisodeInput, clock: RunClock): EpisodeActorRef {
   return createActor(logic, { input, clock });
+}
+
+/**
+ * An emitted event with its time, as it goes on the run's stream: the same fields as
+ * `{ ...emitted, t }`, in the same order. Written out because on Node 20 (V8 11) an object spread
+ * followed by a new key takes a slow path (about 1 µs, more than the rest of the hop), and this
+ * runs twice per env step.
+ */
+export function stampEpisodeEvent(emitted: EpisodeEmitted, t: number): AgentActed | EnvStepped {
+  return emitted.type === 'agent.acted'
+    ? { type: emitted.type, episodeId: emitted.episodeId, turn: emitted.turn, action: emitted.action, t }
+    : {
+        type: emitted.type,
+        episodeId: emitted.episodeId,
+        turn: emitted.turn,
+        reward: emitted.reward,
+        terminated: emitted.terminated,
+        truncated: emitted.truncated,
+        t,
+      };
 }

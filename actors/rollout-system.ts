@@ -11,7 +11,7 @@
 import { Subject, type Observable } from 'rxjs';
 import { createActor } from 'xstate';
 import type { EnvDefinition, Split } from '../envs/contract.ts';
-import type { EpisodeOutput } from '../machines/episode.machine.ts';
+import type { EpisodeEmitted, EpisodeInput, EpisodeOutput } from '../machines/episode.machine.ts';
 import { rolloutBufferMachine } from '../machines/rollout-buffer.machine.ts';
 import { runMachine, type EpisodeLaunch, type SlotSpec } from '../machines/run.machine.ts';
 import { parseSchedule, type Schedule } from '../machines/schedule.ts';
@@ -24,7 +24,7 @@ import { createAgentActor } from './agent.actor.ts';
 import { systemClock, type RunClock } from './clock.ts';
 import { createCurriculumActor, type CurriculumActorRef } from './curriculum.actor.ts';
 import { EnvPool, type EnvSlot } from './env-pool.ts';
-import { createEpisodeActor, episodeLogic, type EpisodeActorRef } from './episode.actor.ts';
+import { createEpisodeActor, episodeLogic, stampEpisodeEvent, type EpisodeActorRef } from './episode.actor.ts';
 import { summarize } from './summarize.ts';
 
 export type AgentSpec = Policy | 'random' | 'oracle';
@@ -126,6 +126,11 @@ export function createRolloutSystem(options: RolloutSystemOptions): RolloutSyste
   });
   const settled: { output: EpisodeOutput; attempts: number }[] = [];
   let steps = 0;
+  // Shared by every episode: two calls per env step.
+  const onEpisodeEvent = (emitted: EpisodeEmitted) => {
+    if (emitted.type === 'env.stepped') steps += 1;
+    events.next(stampEpisodeEvent(emitted, clock.now()));
+  };
 
   const run = createActor(
     runMachine.provide({
@@ -134,16 +139,20 @@ export function createRolloutSystem(options: RolloutSystemOptions): RolloutSyste
           const envSlot = pool.acquire();
           slotOf.set(launch.episodeId, envSlot);
           const policyVersion = policy.version;
-          const episode = createEpisodeActor(
-            logic,
-            { ...launch, policyVersion, envTimeoutMs, agentTimeoutMs },
-            clock,
-          );
+          const input: EpisodeInput = {
+            episodeId: launch.episodeId,
+            taskId: launch.taskId,
+            slot: launch.slot,
+            attempt: launch.attempt,
+            seed: launch.seed,
+            maxTurns: launch.maxTurns,
+            policyVersion,
+            envTimeoutMs,
+            agentTimeoutMs,
+          };
+          const episode = createEpisodeActor(logic, input, clock);
           running.set(launch.episodeId, episode);
-          episode.on('*', (emitted) => {
-            if (emitted.type === 'env.stepped') steps += 1;
-            events.next({ ...emitted, t: clock.now() });
-          });
+          episode.on('*', onEpisodeEvent);
           episode.subscribe({
             complete: () => finishEpisode(episode.getSnapshot().output as EpisodeOutput),
             // A bug in an effect must still end the episode exactly once, as aborted.

@@ -45,9 +45,10 @@ export async function runRuntimeBench(options: RuntimeBenchOptions = {}): Promis
         return index;
       },
     });
-    // One warm-up run each, so every side (including the server process) is measured after JIT.
+    // Three warm-up runs each (measured: steps/s settles after two or three), so every side,
+    // the server process included, is measured after JIT.
     const measure = async (env: EnvDefinition) => {
-      await stepsPerSecond(env);
+      for (let i = 0; i < 3; i++) await stepsPerSecond(env);
       return median(await repeat(runs, () => stepsPerSecond(env)));
     };
     const local = await measure(babyai);
@@ -56,7 +57,7 @@ export async function runRuntimeBench(options: RuntimeBenchOptions = {}): Promis
     await (remote as { close?: () => Promise<void> }).close?.();
     console.log(
       `BabyAI train split, random agent, ${concurrency} concurrent episodes, ${episodes} episodes a run, ` +
-        `median of ${runs} runs after one warm-up run; the servers run in a child process\n`,
+        `median of ${runs} runs after three warm-up runs; the servers run in a child process\n`,
     );
     console.log(
       table([
@@ -108,7 +109,7 @@ const noopPolicy: Policy = {
   release: () => undefined,
 };
 
-async function measureOverhead(runs: number, concurrency: number) {
+export async function measureOverhead(runs: number, concurrency: number) {
   const episodes = concurrency * 20;
   const definition: EnvDefinition = {
     spec: noopSpec,
@@ -143,5 +144,12 @@ async function measureOverhead(runs: number, concurrency: number) {
   };
   await bare();
   await runtime();
-  return { bare: median(await repeat(runs, bare)), runtime: median(await repeat(runs, runtime)) };
+  // Alternated, so that load from other processes on a shared machine falls on both loops alike.
+  const bareRuns: number[] = [];
+  const runtimeRuns: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    bareRuns.push(await bare());
+    runtimeRuns.push(await runtime());
+  }
+  return { bare: median(bareRuns), runtime: median(runtimeRuns) };
 }

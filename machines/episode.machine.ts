@@ -3,6 +3,10 @@
  * Pure: the env and agent calls are named actions (`callReset`, `callAgent`, `callStep`) that the
  * actors layer implements with `.provide(...)`; their results come back as events. Every call has
  * a deadline (`after`), so a hung env or policy ends the episode as `aborted`, never as a failure.
+ *
+ * This machine runs twice per env step for every running episode, so each transition does one
+ * `assign` over a small context: the static input stays in one nested object and the turns are
+ * a persistent list (one node linked per step, turned into an array once, in `output`).
  */
 import { assign, emit, setup } from 'xstate';
 import type { StepInfo } from '../envs/contract.ts';
@@ -31,14 +35,19 @@ export interface EpisodeTurn {
   readonly logProbs?: readonly number[];
 }
 
-export interface EpisodeContext extends EpisodeInput {
+/** The turns so far, newest first: plain JSON data, appended in O(1) without copying. */
+export type TurnList = { readonly last: EpisodeTurn; readonly before: TurnList } | null;
+
+export interface EpisodeContext {
+  /** Never changes; kept whole so that an `assign` copies one reference instead of nine fields. */
+  readonly input: EpisodeInput;
   readonly turn: number;
   readonly reward: number;
   readonly firstObservation: string;
   readonly observation: string;
   readonly availableActions: readonly string[] | undefined;
   readonly pendingDecision: Decided | undefined;
-  readonly turns: readonly EpisodeTurn[];
+  readonly turns: TurnList;
   readonly outcome: EpisodeOutcome | undefined;
   readonly abortReason: AbortReason | undefined;
   readonly error: string | undefined;
@@ -95,11 +104,23 @@ export interface EpisodeOutput {
 
 type Decided = Extract<EpisodeEvent, { type: 'AGENT.DECIDED' }>;
 type Stepped = Extract<EpisodeEvent, { type: 'ENV.STEPPED' }>;
+type Failure = { readonly reason: AbortReason; readonly error: string };
 
-/** How an env-ended episode is scored: the env's own success flag, else a positive reward. */
-function endOutcome(step: Stepped): EpisodeOutcome {
-  if (!step.terminated) return 'truncated';
-  return (step.info.success ?? step.reward > 0) ? 'success' : 'failure';
+/**
+ * How a step settles the episode: the env ended it (its own success flag, else a positive reward
+ * scores it), or the horizon ran out; `undefined` while it goes on.
+ */
+function settledBy(context: EpisodeContext, step: Stepped): EpisodeOutcome | undefined {
+  if (step.terminated) return (step.info.success ?? step.reward > 0) ? 'success' : 'failure';
+  if (step.truncated || context.turn + 1 >= context.input.maxTurns) return 'truncated';
+  return undefined;
+}
+
+/** Oldest first, as the trajectory is read. */
+export function turnsToArray(turns: TurnList): EpisodeTurn[] {
+  const out: EpisodeTurn[] = [];
+  for (let node = turns; node !== null; node = node.before) out.push(node.last);
+  return out.reverse();
 }
 
 const abortWith = (reason: AbortReason, error: string) => ({ type: 'abortFrom' as const, params: { reason, error } });
@@ -117,59 +138,36 @@ export const episodeMachine = setup({
     callReset: () => {},
     callAgent: () => {},
     callStep: () => {},
-    abortFrom: assign((_, failure: { reason: AbortReason; error: string }) => ({
-      outcome: 'aborted' as const,
-      abortReason: failure.reason,
-      error: failure.error,
-    })),
-    /** One assign per step: records the turn and either settles the outcome or moves to the next turn. */
-    recordStep: assign(({ context }, { step, outcome }: { step: Stepped; outcome: EpisodeOutcome | undefined }) => {
-      const decision = context.pendingDecision;
-      const turn: EpisodeTurn = {
-        action: decision?.action ?? '',
-        reward: step.reward,
-        observation: step.observation,
-        invalidAction: step.info.invalidAction ?? false,
-        ...(decision?.tokenIds ? { tokenIds: decision.tokenIds } : {}),
-        ...(decision?.logProbs ? { logProbs: decision.logProbs } : {}),
-      };
-      return {
-        reward: context.reward + step.reward,
-        observation: step.observation,
-        availableActions: step.info.availableActions,
-        pendingDecision: undefined,
-        turns: [...context.turns, turn],
-        ...(outcome ? { outcome } : { turn: context.turn + 1 }),
-      };
-    }),
+    abortFrom: assign((_, failure: Failure) => ({ outcome: 'aborted' as const, abortReason: failure.reason, error: failure.error })),
     emitStepped: emit(({ context }, step: Stepped) => ({
       type: 'env.stepped' as const,
-      episodeId: context.episodeId,
+      episodeId: context.input.episodeId,
       turn: context.turn,
       reward: step.reward,
       terminated: step.terminated,
       truncated: step.truncated,
     })),
-  },
-  delays: {
-    envDeadline: ({ context }) => context.envTimeoutMs,
-    agentDeadline: ({ context }) => context.agentTimeoutMs,
+    /** The one assign of a step: records the turn, then moves to the next turn or settles the outcome. */
+    recordStep: assign(({ context }, step: Stepped) => recordStep(context, step)),
   },
   guards: {
-    ended: (_, event: { terminated: boolean; truncated: boolean }) => event.terminated || event.truncated,
-    horizonReached: ({ context }) => context.turn + 1 >= context.maxTurns,
+    settles: ({ context }, step: Stepped) => settledBy(context, step) !== undefined,
+  },
+  delays: {
+    envDeadline: ({ context }) => context.input.envTimeoutMs,
+    agentDeadline: ({ context }) => context.input.agentTimeoutMs,
   },
 }).createMachine({
   id: 'episode',
   context: ({ input }) => ({
-    ...input,
+    input,
     turn: 0,
     reward: 0,
     firstObservation: '',
     observation: '',
     availableActions: undefined,
     pendingDecision: undefined,
-    turns: [],
+    turns: null,
     outcome: undefined,
     abortReason: undefined,
     error: undefined,
@@ -203,7 +201,12 @@ export const episodeMachine = setup({
           target: 'stepping',
           actions: [
             assign(({ event }) => ({ pendingDecision: event })),
-            emit(({ context, event }) => ({ type: 'agent.acted' as const, episodeId: context.episodeId, turn: context.turn, action: event.action })),
+            emit(({ context, event }) => ({
+              type: 'agent.acted' as const,
+              episodeId: context.input.episodeId,
+              turn: context.turn,
+              action: event.action,
+            })),
           ],
         },
         'AGENT.FAILED': { target: 'finished', actions: { type: 'abortFrom', params: ({ event }) => event } },
@@ -215,26 +218,18 @@ export const episodeMachine = setup({
       on: {
         'ENV.STEPPED': [
           {
-            guard: { type: 'ended', params: ({ event }) => event },
+            guard: { type: 'settles', params: ({ event }) => event },
             target: 'finished',
             actions: [
               { type: 'emitStepped', params: ({ event }) => event },
-              { type: 'recordStep', params: ({ event }) => ({ step: event, outcome: endOutcome(event) }) },
-            ],
-          },
-          {
-            guard: 'horizonReached',
-            target: 'finished',
-            actions: [
-              { type: 'emitStepped', params: ({ event }) => event },
-              { type: 'recordStep', params: ({ event }) => ({ step: event, outcome: 'truncated' as const }) },
+              { type: 'recordStep', params: ({ event }) => event },
             ],
           },
           {
             target: 'acting',
             actions: [
               { type: 'emitStepped', params: ({ event }) => event },
-              { type: 'recordStep', params: ({ event }) => ({ step: event, outcome: undefined }) },
+              { type: 'recordStep', params: ({ event }) => event },
             ],
           },
         ],
@@ -243,20 +238,45 @@ export const episodeMachine = setup({
     },
     finished: { type: 'final' },
   },
-  output: ({ context }) => ({
-    episodeId: context.episodeId,
-    taskId: context.taskId,
-    slot: context.slot,
-    attempt: context.attempt,
-    outcome: context.outcome ?? 'aborted',
-    // An aborted episode carries no reward: it is never trained on.
-    reward: context.outcome === 'aborted' ? 0 : context.reward,
-    turns: context.turns.length,
-    maxTurns: context.maxTurns,
-    policyVersion: context.policyVersion,
-    firstObservation: context.firstObservation,
-    trajectory: context.turns,
-    ...(context.abortReason ? { abortReason: context.abortReason } : {}),
-    ...(context.error ? { error: context.error } : {}),
-  }),
+  output: ({ context }) => {
+    const trajectory = turnsToArray(context.turns);
+    return {
+      episodeId: context.input.episodeId,
+      taskId: context.input.taskId,
+      slot: context.input.slot,
+      attempt: context.input.attempt,
+      outcome: context.outcome ?? 'aborted',
+      // An aborted episode carries no reward: it is never trained on.
+      reward: context.outcome === 'aborted' ? 0 : context.reward,
+      turns: trajectory.length,
+      maxTurns: context.input.maxTurns,
+      policyVersion: context.input.policyVersion,
+      firstObservation: context.firstObservation,
+      trajectory,
+      ...(context.abortReason ? { abortReason: context.abortReason } : {}),
+      ...(context.error ? { error: context.error } : {}),
+    };
+  },
 });
+
+/** Records the turn and either moves to the next turn or settles the outcome. */
+function recordStep(context: EpisodeContext, step: Stepped): Partial<EpisodeContext> {
+  const decision = context.pendingDecision;
+  const turn: EpisodeTurn = {
+    action: decision?.action ?? '',
+    reward: step.reward,
+    observation: step.observation,
+    invalidAction: step.info.invalidAction ?? false,
+    ...(decision?.tokenIds ? { tokenIds: decision.tokenIds } : {}),
+    ...(decision?.logProbs ? { logProbs: decision.logProbs } : {}),
+  };
+  const outcome = settledBy(context, step);
+  return {
+    reward: context.reward + step.reward,
+    observation: step.observation,
+    availableActions: step.info.availableActions,
+    pendingDecision: undefined,
+    turns: { last: turn, before: context.turns },
+    ...(outcome ? { outcome } : { turn: context.turn + 1 }),
+  };
+}

@@ -40,9 +40,18 @@ interface Pending extends SlotSpec {
   readonly attempt: number;
 }
 
+interface Running extends Pending {
+  readonly episodeId: string;
+}
+
 export interface RunContext extends Omit<RunInput, 'slots'> {
   readonly queue: readonly Pending[];
-  readonly running: Readonly<Record<string, Pending>>;
+  /**
+   * At most `concurrency` entries. An array rather than a record keyed by episode id: copying a
+   * record while adding or removing a key gives V8 a new hidden class each time (tens of µs at 64
+   * keys); an array copies pointers.
+   */
+  readonly running: readonly Running[];
   readonly runningCount: number;
   readonly launched: number;
   readonly settled: number;
@@ -82,23 +91,35 @@ const runSetup = setup({
 /** Starts queued slots while there is room; the seed depends on the slot only, so a retry replays it. */
 const fill = runSetup.enqueueActions(({ context, enqueue }) => {
   if (context.stopping) return;
-  let { queue, runningCount, launched } = context;
+  const { queue } = context;
+  let { runningCount, launched } = context;
   if (queue.length === 0 || runningCount >= context.concurrency) return;
-  const running: Record<string, Pending> = { ...context.running };
-  while (queue.length > 0 && runningCount < context.concurrency) {
-    const next = queue[0] as Pending;
-    queue = queue.slice(1);
+  const running = [...context.running];
+  let taken = 0;
+  while (taken < queue.length && runningCount < context.concurrency) {
+    const next = queue[taken] as Pending;
+    taken += 1;
     const episodeId = `${context.runId}-e${launched}`;
     launched += 1;
     runningCount += 1;
-    running[episodeId] = next;
+    running.push({ slot: next.slot, taskId: next.taskId, groupKey: next.groupKey, attempt: next.attempt, episodeId });
     enqueue({
       type: 'startEpisode',
-      params: { ...next, episodeId, seed: deriveSeed(context.seed, next.slot), maxTurns: context.horizon },
+      params: {
+        slot: next.slot,
+        taskId: next.taskId,
+        groupKey: next.groupKey,
+        attempt: next.attempt,
+        episodeId,
+        seed: deriveSeed(context.seed, next.slot),
+        maxTurns: context.horizon,
+      },
     });
   }
-  enqueue.assign({ queue, running, runningCount, launched });
+  enqueue.assign({ queue: queue.slice(taken), running, runningCount, launched });
 });
+
+const pending = (slot: SlotSpec, attempt: number): Pending => ({ slot: slot.slot, taskId: slot.taskId, groupKey: slot.groupKey, attempt });
 
 export const runMachine = runSetup.createMachine({
   id: 'run',
@@ -106,8 +127,8 @@ export const runMachine = runSetup.createMachine({
     const { slots, ...rest } = input;
     return {
       ...rest,
-      queue: slots.map((slot) => ({ ...slot, attempt: 0 })),
-      running: {},
+      queue: slots.map((slot) => pending(slot, 0)),
+      running: [],
       runningCount: 0,
       launched: 0,
       settled: 0,
@@ -122,7 +143,7 @@ export const runMachine = runSetup.createMachine({
       on: {
         ENQUEUE: {
           actions: [
-            assign({ queue: ({ context, event }) => [...context.queue, ...event.slots.map((slot) => ({ ...slot, attempt: 0 }))] }),
+            assign({ queue: ({ context, event }) => [...context.queue, ...event.slots.map((slot) => pending(slot, 0))] }),
             fill,
           ],
         },
@@ -137,21 +158,22 @@ export const runMachine = runSetup.createMachine({
         'EPISODE.DONE': {
           actions: [
             enqueueActions(({ context, event, enqueue }) => {
-              const pending = context.running[event.output.episodeId];
-              if (!pending) return; // not ours, or already settled: the ledger reports it
-              const { [event.output.episodeId]: _, ...running } = context.running;
-              const retry = event.output.outcome === 'aborted' && pending.attempt < context.maxRetries && !context.stopping;
+              const at = context.running.findIndex((entry) => entry.episodeId === event.output.episodeId);
+              if (at < 0) return; // not ours, or already settled: the ledger reports it
+              const done = context.running[at] as Running;
+              const running = context.running.toSpliced(at, 1);
+              const retry = event.output.outcome === 'aborted' && done.attempt < context.maxRetries && !context.stopping;
               if (retry) {
                 // Retried first, so a flaky env slot does not push the slot to the end of the run.
                 enqueue.assign({
                   running,
                   runningCount: context.runningCount - 1,
-                  queue: [{ ...pending, attempt: pending.attempt + 1 }, ...context.queue],
+                  queue: [pending(done, done.attempt + 1), ...context.queue],
                 });
                 return;
               }
               enqueue.assign({ running, runningCount: context.runningCount - 1, settled: context.settled + 1 });
-              enqueue.emit({ type: 'slot.settled', slot: pending.slot, output: event.output, attempts: pending.attempt + 1 });
+              enqueue.emit({ type: 'slot.settled', slot: done.slot, output: event.output, attempts: done.attempt + 1 });
             }),
             fill,
             enqueueActions(({ check, context, enqueue }) => {

@@ -123,3 +123,28 @@ describe('episode machine (pure transitions)', () => {
     actor.stop();
   });
 });
+
+describe('episode machine context', () => {
+  it('keeps the agent tokens of every turn in the trajectory, oldest first', () => {
+    const { snapshot } = run([
+      { type: 'START' },
+      reset,
+      { type: 'AGENT.DECIDED', action: 'a', tokenIds: [1, 2], logProbs: [-0.1, -0.2] },
+      stepped(0, false),
+      decide('b'),
+      stepped(1, true, true),
+    ]);
+    expect(snapshot.output?.trajectory).toEqual([
+      { action: 'a', reward: 0, observation: 'obs', invalidAction: false, tokenIds: [1, 2], logProbs: [-0.1, -0.2] },
+      { action: 'b', reward: 1, observation: 'obs', invalidAction: false },
+    ]);
+  });
+
+  it('stays plain JSON data at every step (checkpoints serialise it as is)', () => {
+    let [snapshot] = initialTransition(episodeMachine, input);
+    for (const event of [{ type: 'START' }, reset, decide('a'), stepped(0, false), decide('b')] as const) {
+      [snapshot] = transition(episodeMachine, snapshot, event);
+      expect(JSON.parse(JSON.stringify(snapshot.context))).toEqual(snapshot.context);
+    }
+  });
+});

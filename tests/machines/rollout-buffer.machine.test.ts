@@ -78,3 +78,19 @@ describe('rollout buffer machine', () => {
     expect(hasRoom(taken)).toBe(true);
   });
 });
+
+describe('rollout buffer machine ledger', () => {
+  it('keeps every episode and group apart when many end out of order', () => {
+    const events: BufferEvent[] = [];
+    for (let i = 0; i < 12; i++) events.push(start(`e${i}`, `g${i % 4}`));
+    for (const i of [7, 0, 11, 3, 5, 1, 9, 2, 4, 10, 6, 8]) events.push(end(`e${i}`, i === 5 ? 'aborted' : 'success'));
+    const { context, violations } = feed(events, 3, 8);
+    expect(violations).toEqual([]);
+    expect(context.open).toEqual([]);
+    expect(context.counts).toMatchObject({ started: 12, ended: 12, outcomes: { success: 11, aborted: 1 } });
+    // g1 lost e5 to an abort and waits for a retry; the others formed in the order they completed.
+    expect(context.ready.map((group) => group.groupKey)).toEqual(['g3', 'g2', 'g0']);
+    expect(context.ready[0]?.members.map((m) => m.episodeId)).toEqual(['e7', 'e11', 'e3']);
+    expect(context.filling.map((group) => [group.groupKey, group.members.length])).toEqual([['g1', 2]]);
+  });
+});
