@@ -5,9 +5,11 @@
 import { Command } from 'commander';
 import { registerBench } from './commands/bench.ts';
 import { registerEnvs } from './commands/envs.ts';
+import { registerEval } from './commands/eval.ts';
 import { registerRollout } from './commands/rollout.ts';
 import { registerServe } from './commands/serve.ts';
 import { registerStart } from './commands/start.ts';
+import { registerTrain } from './commands/train.ts';
 import { reportFailure } from './output.ts';
 
 const program = new Command('actorgym')
@@ -19,6 +21,8 @@ registerStart(program);
 registerEnvs(program);
 registerRollout(program);
 registerServe(program);
+registerTrain(program);
+registerEval(program);
 registerBench(program);
 
 try {

@@ -1,0 +1,99 @@
+/**
+ * The `trainPolicy` effect: one learner step on one step's rollouts.
+ *
+ *   1. rows: every window of every trained episode (rows.ts);
+ *   2. scoring without gradients: reference log-probs (KL) and, for PPO, the critic's values;
+ *   3. advantages over whole episodes (rows.ts), computed once, before any update;
+ *   4. `epochs` passes, each over the rows shuffled (seeded by run seed, step and epoch) and cut
+ *      into minibatches of `minibatch` rows; one clipped Adam step per minibatch (update.ts).
+ *
+ * Metrics are the means over the minibatch updates (token-weighted per minibatch, as the loss).
+ */
+import type { Algorithm } from '../../algorithms/index.ts';
+import { deriveSeed } from '../../machines/seed.ts';
+import { mulberry32 } from '../../policy/rng.ts';
+import type { Transformer } from '../../policy/transformer/transformer.ts';
+import { AllowedTokensBuilder } from './allowed-tokens.ts';
+import type { LearnerArgs } from './args.ts';
+import type { CollectedEpisode } from './collect.ts';
+import { padRows } from './minibatch.ts';
+import type { LearnerOptimizer } from './optimizer.ts';
+import { rowAdvantages, selectRows } from './rows.ts';
+import { scoreRows } from './score.ts';
+import { updateMinibatch } from './update.ts';
+
+const SHUFFLE_STREAM = 0x5b1f;
+
+export interface TrainStepInput {
+  readonly model: Transformer;
+  readonly reference: Transformer;
+  readonly optimizer: LearnerOptimizer;
+  readonly args: LearnerArgs;
+  readonly episodes: readonly CollectedEpisode[];
+  readonly seed: number;
+  readonly step: number;
+  /** GRPO/RLOO: skip groups whose rewards are all equal (their advantage is 0). */
+  readonly dropUninformative: boolean;
+  /** The tokenizer's encode, to rebuild the action tries constrained decoding used. */
+  readonly encode: (text: string) => number[];
+}
+
+const MEAN_KEYS = ['loss', 'lossPolicy', 'lossKl', 'lossEntropy', 'lossValue', 'kl', 'entropy', 'clipFraction', 'approxKl', 'gradNorm'] as const;
+
+function shuffled(n: number, seed: number): number[] {
+  const rng = mulberry32(seed);
+  const order = Array.from({ length: n }, (_, i) => i);
+  for (let i = n - 1; i > 0; i--) {
+    const j = Math.floor(rng.next() * (i + 1));
+    [order[i], order[j]] = [order[j]!, order[i]!];
+  }
+  return order;
+}
+
+export async function trainStep(input: TrainStepInput): Promise<Record<string, number>> {
+  const { model, reference, optimizer, args, step } = input;
+  const algo: Algorithm = args.algo;
+  const set = selectRows(input.episodes, algo, input.dropUninformative, new AllowedTokensBuilder(input.encode));
+  const base = { trainedEpisodes: set.episodes.length, trainedWindows: set.rows.length, groups: set.groups, groupsWithSignal: set.groupsWithSignal };
+  const zero = Object.fromEntries(MEAN_KEYS.map((k) => [k, 0]));
+  if (set.rows.length === 0) return { ...zero, ...base, updates: 0, trainedTokens: 0, tokensPerSec: 0 };
+
+  const started = performance.now();
+  const scoring = { temperature: args.temperature, constrained: args.constrainedLoss };
+  const ref = args.klCoef !== 0 ? await scoreRows(reference, set.rows, scoring) : undefined;
+  // The learner's own scores: the old log-probs of the constrained ratio, and PPO's old values.
+  const own = args.constrainedLoss || algo === 'ppo' ? await scoreRows(model, set.rows, scoring) : undefined;
+  const critic = algo === 'ppo' ? own : undefined;
+  const oldLogProbs = args.constrainedLoss && own ? own.logProbs : set.rows.map((r) => r.oldLogProbs);
+  const { advantages, returns } = rowAdvantages(set, algo, {
+    ...(critic ? { values: critic.values } : {}),
+    ...(ref ? { refLogProbs: ref.logProbs } : {}),
+  }, { normByStd: args.stdNorm });
+
+  const sums: Record<string, number> = {};
+  let updates = 0;
+  let trainedTokens = 0;
+  let skipped = 0;
+  for (let epoch = 0; epoch < args.epochs; epoch++) {
+    const order = shuffled(set.rows.length, deriveSeed(input.seed, step, epoch, SHUFFLE_STREAM));
+    for (let start = 0; start < order.length; start += args.minibatch) {
+      const idx = order.slice(start, start + args.minibatch);
+      const rows = idx.map((i) => set.rows[i]!);
+      const padded = padRows(rows);
+      const m = updateMinibatch(model, optimizer, padded, {
+        mask: rows.map((r) => r.mask),
+        oldLogProbs: idx.map((i) => oldLogProbs[i]!),
+        advantages: idx.map((i) => advantages[i]!),
+        ...(ref ? { refLogProbs: idx.map((i) => ref.logProbs[i]!) } : {}),
+        ...(critic ? { oldValues: idx.map((i) => critic.values[i]!), returns: idx.map((i) => returns[i]!) } : {}),
+      }, args);
+      for (const k of MEAN_KEYS) sums[k] = (sums[k] ?? 0) + (m[k] ?? 0);
+      skipped += m.skipped ?? 0;
+      trainedTokens += padded.tokenCount;
+      updates += 1;
+    }
+  }
+  const seconds = (performance.now() - started) / 1000;
+  const means = Object.fromEntries(MEAN_KEYS.map((k) => [k, (sums[k] ?? 0) / updates]));
+  return { ...means, ...base, updates, skippedUpdates: skipped, trainedTokens, tokensPerSec: trainedTokens / seconds };
+}

@@ -1,0 +1,237 @@
+/**
+ * The composition root for training: the learner actor (machines/learner.machine.ts) with its
+ * effects — each step's rollouts through the rollout system, the GRPO/PPO/REINFORCE++/RLOO update,
+ * weight publishing to the agent, atomic checkpoints — plus the curriculum actor, which owns the
+ * horizon (it hears `LEARNER.STEPPED` after each step; a change applies to the next step's
+ * episodes), the run directory, and a final evaluation on the test split.
+ *
+ * @example
+ * const training = createTrainingSystem({ env: 'babyai', algo: 'grpo', schedule: 'scaling:[6,13,20]@40', steps: 120, out: 'runs/a' });
+ * training.events.pipe(filter((e) => e.type === 'learner.stepped')).subscribe((e) => console.log(e.metrics));
+ * const summary = await training.run(); // { steps, testSuccessRate, … }
+ */
+import path from 'node:path';
+import { Subject, type Observable } from 'rxjs';
+import { getEnv } from '../envs/index.ts';
+import type { EnvDefinition } from '../envs/contract.ts';
+import { horizonAt, parseSchedule, type Schedule } from '../machines/schedule.ts';
+import { selectBackend, type BackendPreference } from '../policy/backend.ts';
+import { FilteredPolicy } from '../policy/observation-filter.ts';
+import { TransformerPolicy } from '../policy/transformer-policy.ts';
+import type { RolloutSummary } from '../streams/events.ts';
+import type { TrainingEvent } from '../streams/training-events.ts';
+import { readCheckpoint } from './checkpoint/read.ts';
+import { writeCheckpoint } from './checkpoint/write.ts';
+import type { CheckpointData } from './checkpoint/format.ts';
+import { systemClock, type RunClock } from './clock.ts';
+import { createCurriculumActor } from './curriculum.actor.ts';
+import { createLearnerActor, type LearnerEffects } from './learner.actor.ts';
+import { collectStep, type CollectedStep } from './learner/collect.ts';
+import { trainStep } from './learner/train-step.ts';
+import type { RolloutSystem } from './rollout-system.ts';
+import { resolveConfig, resumeConfig, type TrainingConfig, type TrainingOptionsConfig } from './training/config.ts';
+import { evaluate } from './training/evaluate.ts';
+import { orderMetrics, rolloutStats } from './training/metrics.ts';
+import { freshModels, loadModels, toCheckpoint, type RunModels } from './training/models.ts';
+import { RunDir } from './training/run-dir.ts';
+import { buildTokenizer } from './training/tokenizer-corpus.ts';
+
+export interface TrainingOptions extends TrainingOptionsConfig {
+  readonly env: EnvDefinition | string;
+  /** Learner steps of the whole run; a resumed run continues up to this step. */
+  readonly steps: number;
+  /** Run directory (metrics.jsonl, trajectories/, checkpoint/, config.json); none = nothing written. */
+  readonly out?: string;
+  /** A checkpoint or run directory to continue from, exactly. */
+  readonly resume?: string;
+  readonly backend?: BackendPreference;
+  readonly maxRetries?: number;
+  readonly envTimeoutMs?: number;
+  readonly clock?: RunClock;
+}
+
+export interface TrainingSummary {
+  readonly status: 'done' | 'stopped';
+  /** Learner steps completed (the step counter at the end). */
+  readonly steps: number;
+  readonly fromStep: number;
+  readonly env: string;
+  readonly algo: string;
+  readonly backend: string;
+  readonly out: string | undefined;
+  readonly checkpoint: string | undefined;
+  readonly metricsFile: string | undefined;
+  readonly lastMetrics: Readonly<Record<string, number>> | undefined;
+  readonly trainSeconds: number;
+  readonly testSuccessRate: number | undefined;
+  readonly testMeanReward: number | undefined;
+  readonly testMeanTurns: number | undefined;
+  readonly evaluation: Omit<RolloutSummary, 'results'> | undefined;
+  readonly config: TrainingConfig;
+}
+
+export interface TrainingSystem {
+  readonly events: Observable<TrainingEvent>;
+  run(): Promise<TrainingSummary>;
+  /** Stops after the current effect (a running rollout is cancelled and not trained on). */
+  stop(reason?: string): void;
+}
+
+export function createTrainingSystem(options: TrainingOptions): TrainingSystem {
+  const clock = options.clock ?? systemClock;
+  const events = new Subject<TrainingEvent>();
+  const env = typeof options.env === 'string' ? getEnv(options.env) : options.env;
+  // What remains after the run-level fields is the run's configuration (training/config.ts).
+  const { env: _env, out: _out, resume: _resume, backend: _backend, maxRetries: _retries, envTimeoutMs: _timeout, clock: _clock, ...configOptions } = options;
+  let stopRequested: string | undefined;
+  let rollout: RolloutSystem | undefined;
+  let learnerStop: ((reason: string) => void) | undefined;
+
+  async function run(): Promise<TrainingSummary> {
+    const backend = await selectBackend(options.backend ?? 'auto');
+    const resumed = options.resume !== undefined ? await readCheckpoint(options.resume) : undefined;
+    const config = resumed
+      ? resumeConfig(resumed.data.state.config as unknown as TrainingConfig, env.spec.id, configOptions)
+      : resolveConfig(env.spec.id, configOptions);
+    const out = options.out ?? (resumed && path.basename(resumed.dir) === 'checkpoint' ? path.dirname(resumed.dir) : undefined);
+    const runDir = out !== undefined ? new RunDir(out) : undefined;
+    const models = resumed
+      ? await loadModels(resumed.data, config, resumed.dir)
+      : freshModels(await buildTokenizer(env, { seed: config.seed, tasks: config.corpusTasks, maxVocab: config.maxVocab }), config);
+    try {
+      return await train(config, backend, models, runDir, resumed?.data);
+    } finally {
+      models.dispose();
+    }
+  }
+
+  async function train(config: TrainingConfig, backend: string, models: RunModels, runDir: RunDir | undefined, resumed: CheckpointData | undefined): Promise<TrainingSummary> {
+    const schedule = (parseSchedule(config.schedule) as { ok: true; value: Schedule }).value;
+    const fromStep = resumed?.state.step ?? 0;
+    const agent = new TransformerPolicy(models.agentModel, models.tokenizer, { temperature: config.temperature });
+    const policy = new FilteredPolicy(agent, config.observation, { record: true });
+    if (resumed) agent.setWeights(resumed.state.policyVersion, models.model.getWeights());
+    const curriculum = createCurriculumActor({ schedule, completedSteps: fromStep });
+    curriculum.on('horizon.changed', (change) => events.next({ ...change, t: clock.now() }));
+    runDir?.init({ ...config, backend }, fromStep);
+    events.next({
+      type: 'training.started', t: clock.now(), env: env.spec.id, algo: config.algo, backend, fromStep, targetSteps: config.steps,
+      out: runDir?.root ?? '', parameters: models.model.parameterCount, vocabSize: models.tokenizer.vocabSize,
+    });
+
+    let pending: CollectedStep | undefined;
+    const checkpoint = async (step: number, policyVersion: number): Promise<string> => {
+      if (!runDir) return '';
+      const data = await toCheckpoint(models, {
+        step, policyVersion,
+        curriculum: { completedSteps: step, horizon: horizonAt(schedule, step + 1) },
+        rng: { seed: config.seed, derivedFrom: 'seed and step' },
+        config: config as unknown as Record<string, unknown>,
+      });
+      return writeCheckpoint(runDir.checkpointDir, data);
+    };
+    const effects: LearnerEffects = {
+      collect: async ({ step }) => {
+        pending = await collectStep({
+          env, policy, step, horizon: curriculum.getSnapshot().context.horizon, seed: config.seed,
+          tasksPerStep: config.tasksPerStep, groupSize: config.groupSize, concurrency: config.concurrency,
+          ...(options.maxRetries !== undefined ? { maxRetries: options.maxRetries } : {}),
+          ...(options.envTimeoutMs !== undefined ? { envTimeoutMs: options.envTimeoutMs } : {}),
+          events: { next: (e) => events.next(e) },
+          onSystem: (system) => { rollout = system; },
+        });
+        runDir?.writeTrajectories(step, pending.episodes.map((e) => e.output));
+        return rolloutStats(pending);
+      },
+      train: async ({ step, rollout: stats }) => {
+        const collected = pending;
+        pending = undefined;
+        if (!collected) throw new Error(`no rollouts collected for step ${step}`);
+        const started = performance.now();
+        const metrics = await trainStep({
+          model: models.model, reference: models.reference, optimizer: models.optimizer, args: config,
+          episodes: collected.episodes, seed: config.seed, step, dropUninformative: config.dropUninformative,
+          encode: (text) => models.tokenizer.encode(text),
+        });
+        return { ...stats, ...metrics, learnSeconds: (performance.now() - started) / 1000 };
+      },
+      publish: async ({ version }) => agent.setWeights(version, models.model.getWeights()),
+      checkpoint: ({ step, policyVersion }) => checkpoint(step, policyVersion),
+    };
+
+    const learner = createLearnerActor(effects, {
+      completedSteps: fromStep,
+      targetSteps: config.steps,
+      policyVersion: resumed?.state.policyVersion ?? 0,
+      checkpointEvery: runDir ? config.checkpointEvery : 0,
+    });
+    learner.on('learner.stepped', (e) => {
+      const metrics = orderMetrics(e.metrics);
+      runDir?.appendMetrics(metrics);
+      curriculum.send({ type: 'LEARNER.STEPPED', step: e.step });
+      events.next({ type: 'learner.stepped', t: clock.now(), step: e.step, policyVersion: e.policyVersion, metrics });
+    });
+    learner.on('checkpoint.saved', (e) => events.next({ type: 'checkpoint.saved', t: clock.now(), step: e.step, path: e.path }));
+    const trainStarted = performance.now();
+    const final = await new Promise<ReturnType<typeof learner.getSnapshot>>((resolve) => {
+      learner.subscribe({ complete: () => resolve(learner.getSnapshot()), error: () => resolve(learner.getSnapshot()) });
+      learnerStop = (reason) => {
+        learner.send({ type: 'STOP', reason });
+        rollout?.stop(reason);
+      };
+      learner.start();
+      if (stopRequested !== undefined) learnerStop(stopRequested);
+      learner.send({ type: 'START' });
+    });
+    learnerStop = undefined;
+    const trainSeconds = (performance.now() - trainStarted) / 1000;
+    const ctx = final.context;
+    curriculum.stop();
+    policy.clearRecords();
+    agent.dispose();
+    if (final.value === 'failed' || final.status === 'error') {
+      events.next({ type: 'training.finished', t: clock.now(), steps: ctx.step, status: 'failed' });
+      events.complete();
+      throw new Error(`training failed at step ${ctx.step + 1}: ${ctx.error ?? String(final.error)}`);
+    }
+    let checkpointPath = runDir && ctx.lastCheckpointStep === ctx.step && ctx.step > fromStep ? runDir.checkpointDir : undefined;
+    if (runDir && ctx.step > ctx.lastCheckpointStep) {
+      checkpointPath = await checkpoint(ctx.step, ctx.policyVersion);
+      events.next({ type: 'checkpoint.saved', t: clock.now(), step: ctx.step, path: checkpointPath });
+    }
+    const status = final.value === 'done' ? 'done' : 'stopped';
+    events.next({ type: 'training.finished', t: clock.now(), steps: ctx.step, status });
+    let evaluation: RolloutSummary | undefined;
+    if (status === 'done' && config.evalEpisodes !== 0) {
+      evaluation = await evaluate({
+        env, model: models.model, tokenizer: models.tokenizer, observation: config.observation, split: 'test',
+        ...(config.evalEpisodes !== 'all' ? { episodes: config.evalEpisodes } : {}),
+        horizon: config.evalHorizon === 'default' ? env.spec.defaultHorizon : config.evalHorizon,
+        temperature: config.evalTemperature, seed: config.seed, concurrency: config.concurrency,
+        name: `${config.algo}@${ctx.step}`, events: { next: (e) => events.next(e) },
+      });
+      events.next({ type: 'evaluation.finished', t: clock.now(), summary: evaluation });
+    }
+    events.complete();
+    const { results: _results, ...evalSummary } = evaluation ?? { results: [] };
+    return {
+      status, steps: ctx.step, fromStep, env: env.spec.id, algo: config.algo, backend,
+      out: runDir?.root, checkpoint: checkpointPath ?? (runDir && ctx.step > 0 ? runDir.checkpointDir : undefined),
+      metricsFile: runDir?.metricsFile, lastMetrics: ctx.lastMetrics ? orderMetrics({ ...ctx.lastMetrics, step: ctx.step }) : undefined,
+      trainSeconds,
+      testSuccessRate: evaluation?.successRate, testMeanReward: evaluation?.meanReward, testMeanTurns: evaluation?.meanTurns,
+      evaluation: evaluation ? (evalSummary as Omit<RolloutSummary, 'results'>) : undefined,
+      config,
+    };
+  }
+
+  let started: Promise<TrainingSummary> | undefined;
+  return {
+    events: events.asObservable(),
+    run: () => (started ??= run()),
+    stop: (reason = 'stopped by the caller') => {
+      stopRequested = reason;
+      learnerStop?.(reason);
+    },
+  };
+}

@@ -1,0 +1,58 @@
+/**
+ * A checkpoint as an agent: `rollout --agent checkpoint:DIR` and `eval --checkpoint DIR`. Loads
+ * the tokenizer and the learner's weights, and reads the model the way training did (the same
+ * observation filter); sampling temperature from the run's evaluation setting unless given.
+ */
+import * as tf from '@tensorflow/tfjs';
+import { selectBackend, type BackendPreference } from '../../policy/backend.ts';
+import { FilteredPolicy } from '../../policy/observation-filter.ts';
+import { Tokenizer } from '../../policy/tokenizer.ts';
+import { TransformerPolicy } from '../../policy/transformer-policy.ts';
+import { makeConfig } from '../../policy/transformer/config.ts';
+import { Transformer } from '../../policy/transformer/transformer.ts';
+import { decodeWeights } from '../../policy/transformer/weights-io.ts';
+import { CheckpointError } from '../checkpoint/format.ts';
+import { readCheckpoint } from '../checkpoint/read.ts';
+import type { TrainingConfig } from './config.ts';
+
+export interface CheckpointAgent {
+  readonly policy: FilteredPolicy;
+  readonly config: TrainingConfig;
+  readonly step: number;
+  readonly dir: string;
+  readonly backend: string;
+  dispose(): void;
+}
+
+export async function loadCheckpointAgent(
+  location: string,
+  options: { readonly temperature?: number; readonly backend?: BackendPreference } = {},
+): Promise<CheckpointAgent> {
+  const backend = await selectBackend(options.backend ?? 'auto');
+  const { dir, data } = await readCheckpoint(location);
+  const config = data.state.config as unknown as TrainingConfig;
+  const tokenizer = Tokenizer.fromJSON(data.tokenizer);
+  const model = new Transformer(makeConfig(tokenizer.vocabSize, data.state.model));
+  const tensors = decodeWeights(data.weights);
+  try {
+    model.setWeights(tensors);
+  } catch (error) {
+    model.dispose();
+    throw new CheckpointError('CKPT_INCOMPATIBLE', `${dir}/weights.bin: ${error instanceof Error ? error.message : String(error)}`);
+  } finally {
+    tf.dispose(Object.values(tensors));
+  }
+  const temperature = options.temperature ?? config.evalTemperature ?? 1;
+  const inner = new TransformerPolicy(model, tokenizer, { temperature, name: `checkpoint@${data.state.step}` });
+  return {
+    policy: new FilteredPolicy(inner, config.observation ?? 'full'),
+    config,
+    step: data.state.step,
+    dir,
+    backend,
+    dispose: () => {
+      inner.dispose();
+      model.dispose();
+    },
+  };
+}

@@ -1,0 +1,161 @@
+/**
+ * A training run's configuration: the options a caller gives (`TrainingOptions`), resolved with
+ * defaults and validated into the JSON `TrainingConfig` that config.json and every checkpoint
+ * hold. On resume the checkpoint's config wins; only the fields in `RESUMABLE` may differ
+ * (they change neither the maths nor the random draws), anything else is an error.
+ */
+import { parseAlgorithm, type Algorithm } from '../../algorithms/index.ts';
+import { formatSchedule, parseSchedule, type Schedule } from '../../machines/schedule.ts';
+import type { ObservationFilter } from '../../policy/observation-filter.ts';
+import { parseObservationFilter } from '../../policy/observation-filter.ts';
+import type { TransformerConfig } from '../../policy/transformer/config.ts';
+import { learnerDefaults } from '../learner/args.ts';
+import { CheckpointError } from '../checkpoint/format.ts';
+
+export type ModelOverrides = Partial<Omit<TransformerConfig, 'vocabSize'>>;
+
+/** Everything that defines the run's maths and random draws (config.json, state.json). */
+export interface TrainingConfig {
+  readonly env: string;
+  readonly algo: Algorithm;
+  /** Horizon schedule, e.g. `scaling:[6,13,20]@100`. */
+  readonly schedule: string;
+  /** Learner steps of the whole run (a resumed run continues up to this step). */
+  readonly steps: number;
+  readonly tasksPerStep: number;
+  /** Rollouts per task (G). */
+  readonly groupSize: number;
+  readonly seed: number;
+  readonly model: ModelOverrides;
+  readonly lr: number;
+  readonly epochs: number;
+  readonly minibatch: number;
+  readonly clipRatio: number;
+  readonly klCoef: number;
+  readonly entropyCoef: number;
+  readonly valueCoef: number;
+  readonly maxGradNorm: number;
+  readonly temperature: number;
+  /** Score the constrained distribution (actors/learner/args.ts). */
+  readonly constrainedLoss: boolean;
+  /** GRPO: divide by the group std (actors/learner/args.ts). */
+  readonly stdNorm: boolean;
+  /** What the model reads of each observation (policy/observation-filter.ts). */
+  readonly observation: ObservationFilter;
+  /** GRPO/RLOO: skip groups whose rewards are all equal. */
+  readonly dropUninformative: boolean;
+  readonly maxVocab: number;
+  /** Train tasks whose oracle and random rollouts make the tokenizer's corpus. */
+  readonly corpusTasks: number;
+  readonly concurrency: number;
+  readonly checkpointEvery: number;
+  /** Test episodes evaluated at the end (0 = skip; default the whole test split). */
+  readonly evalEpisodes: number | 'all';
+  /** Sampling temperature of the final evaluation (0 = greedy). */
+  readonly evalTemperature: number;
+  /** Horizon of the final evaluation (default the env's default horizon). */
+  readonly evalHorizon: number | 'default';
+}
+
+export type TrainingOptionsConfig = Partial<Omit<TrainingConfig, 'env' | 'algo' | 'schedule'>> & {
+  readonly algo?: string;
+  readonly schedule?: string | Schedule;
+};
+
+/** Fields a resumed run may change. */
+export const RESUMABLE = ['steps', 'concurrency', 'checkpointEvery', 'evalEpisodes', 'evalTemperature', 'evalHorizon'] as const;
+
+export const trainingDefaults = {
+  algo: 'grpo' as Algorithm,
+  schedule: 'scaling:[6,13,20]@100',
+  tasksPerStep: 16,
+  groupSize: 4,
+  seed: 0,
+  observation: 'no-action-list' as ObservationFilter,
+  dropUninformative: true,
+  maxVocab: 512,
+  corpusTasks: 72,
+  concurrency: 64,
+  checkpointEvery: 25,
+  evalEpisodes: 'all' as const,
+  evalTemperature: 1,
+  evalHorizon: 'default' as const,
+};
+
+function positiveInt(name: string, value: number): number {
+  if (!(Number.isInteger(value) && value >= 1)) throw new Error(`${name} must be a positive integer, got ${value}`);
+  return value;
+}
+
+function nonNegative(name: string, value: number): number {
+  if (!(Number.isFinite(value) && value >= 0)) throw new Error(`${name} must be a number ≥ 0, got ${value}`);
+  return value;
+}
+
+export function resolveConfig(env: string, options: TrainingOptionsConfig & { readonly steps: number }): TrainingConfig {
+  const schedule = typeof options.schedule === 'object' ? formatSchedule(options.schedule) : (options.schedule ?? trainingDefaults.schedule);
+  const parsed = parseSchedule(schedule);
+  if (!parsed.ok) throw new Error(parsed.error);
+  const algo = parseAlgorithm(options.algo ?? trainingDefaults.algo);
+  const config: TrainingConfig = {
+    env,
+    algo,
+    schedule: formatSchedule(parsed.value),
+    steps: positiveInt('steps', options.steps),
+    tasksPerStep: positiveInt('tasksPerStep', options.tasksPerStep ?? trainingDefaults.tasksPerStep),
+    groupSize: positiveInt('groupSize', options.groupSize ?? trainingDefaults.groupSize),
+    seed: nonNegative('seed', options.seed ?? trainingDefaults.seed),
+    model: options.model ?? {},
+    lr: options.lr ?? learnerDefaults.lr,
+    epochs: positiveInt('epochs', options.epochs ?? learnerDefaults.epochs),
+    minibatch: positiveInt('minibatch', options.minibatch ?? learnerDefaults.minibatch),
+    clipRatio: nonNegative('clipRatio', options.clipRatio ?? learnerDefaults.clipRatio),
+    klCoef: nonNegative('klCoef', options.klCoef ?? learnerDefaults.klCoef),
+    entropyCoef: nonNegative('entropyCoef', options.entropyCoef ?? learnerDefaults.entropyCoef),
+    valueCoef: nonNegative('valueCoef', options.valueCoef ?? learnerDefaults.valueCoef),
+    maxGradNorm: nonNegative('maxGradNorm', options.maxGradNorm ?? learnerDefaults.maxGradNorm),
+    temperature: nonNegative('temperature', options.temperature ?? learnerDefaults.temperature),
+    constrainedLoss: options.constrainedLoss ?? learnerDefaults.constrainedLoss,
+    stdNorm: options.stdNorm ?? learnerDefaults.stdNorm,
+    observation: parseObservationFilter(options.observation ?? trainingDefaults.observation),
+    dropUninformative: options.dropUninformative ?? trainingDefaults.dropUninformative,
+    maxVocab: positiveInt('maxVocab', options.maxVocab ?? trainingDefaults.maxVocab),
+    corpusTasks: positiveInt('corpusTasks', options.corpusTasks ?? trainingDefaults.corpusTasks),
+    concurrency: positiveInt('concurrency', options.concurrency ?? trainingDefaults.concurrency),
+    checkpointEvery: nonNegative('checkpointEvery', options.checkpointEvery ?? trainingDefaults.checkpointEvery),
+    evalEpisodes: options.evalEpisodes ?? trainingDefaults.evalEpisodes,
+    evalTemperature: nonNegative('evalTemperature', options.evalTemperature ?? trainingDefaults.evalTemperature),
+    evalHorizon: options.evalHorizon ?? trainingDefaults.evalHorizon,
+  };
+  if (!(config.lr > 0)) throw new Error(`lr must be > 0, got ${config.lr}`);
+  if (!(config.temperature > 0)) throw new Error('training temperature must be > 0 (the learner scores with it)');
+  if ((algo === 'grpo' || algo === 'rloo') && config.groupSize < 2) {
+    throw new Error(`${algo} needs at least 2 rollouts per task (groupSize ≥ 2), got ${config.groupSize}`);
+  }
+  return config;
+}
+
+/**
+ * The checkpoint's config with the caller's allowed overrides; any other field the caller set to
+ * a different value is a CKPT_INCOMPATIBLE error naming it.
+ */
+export function resumeConfig(saved: TrainingConfig, env: string, options: TrainingOptionsConfig & { readonly steps: number }): TrainingConfig {
+  if (saved.env !== env) throw new CheckpointError('CKPT_INCOMPATIBLE', `the checkpoint trained env "${saved.env}", not "${env}"`);
+  const given = Object.entries(options).filter(([, v]) => v !== undefined) as [keyof TrainingConfig, unknown][];
+  const conflicts: string[] = [];
+  const next: Record<string, unknown> = { ...saved };
+  for (const [key, value] of given) {
+    if ((RESUMABLE as readonly string[]).includes(key)) {
+      next[key] = value;
+      continue;
+    }
+    const normalised = key === 'schedule' && typeof value === 'object' ? formatSchedule(value as Schedule) : value;
+    if (JSON.stringify(normalised) !== JSON.stringify(saved[key])) {
+      conflicts.push(`${key} ${JSON.stringify(normalised)} (checkpoint: ${JSON.stringify(saved[key])})`);
+    }
+  }
+  if (conflicts.length > 0) {
+    throw new CheckpointError('CKPT_INCOMPATIBLE', `a resumed run keeps the checkpoint's configuration; these differ: ${conflicts.join('; ')}`);
+  }
+  return next as unknown as TrainingConfig;
+}

@@ -1,0 +1,51 @@
+/**
+ * Evaluation of a transformer on a split, through the ordinary rollout system, so it prints and
+ * returns exactly what `rollout --json` does. Temperature 0 decodes greedily; the default
+ * (temperature 1) samples, as the rollouts it was trained on did.
+ */
+import type { Observer } from 'rxjs';
+import type { EnvDefinition, Split } from '../../envs/contract.ts';
+import { FilteredPolicy, type ObservationFilter } from '../../policy/observation-filter.ts';
+import type { Tokenizer } from '../../policy/tokenizer.ts';
+import { TransformerPolicy } from '../../policy/transformer-policy.ts';
+import type { Transformer } from '../../policy/transformer/transformer.ts';
+import type { RolloutSummary, RunEvent } from '../../streams/events.ts';
+import { createRolloutSystem } from '../rollout-system.ts';
+
+export interface EvaluateOptions {
+  readonly env: EnvDefinition;
+  readonly model: Transformer;
+  readonly tokenizer: Tokenizer;
+  readonly observation: ObservationFilter;
+  readonly split: Split;
+  /** Default: the whole split. */
+  readonly episodes?: number;
+  readonly horizon: number;
+  readonly temperature: number;
+  readonly seed: number;
+  readonly concurrency: number;
+  readonly name?: string;
+  readonly events?: Partial<Observer<RunEvent>>;
+}
+
+export async function evaluate(options: EvaluateOptions): Promise<RolloutSummary> {
+  const inner = new TransformerPolicy(options.model, options.tokenizer, { temperature: options.temperature, name: options.name ?? 'transformer' });
+  const policy = new FilteredPolicy(inner, options.observation);
+  const system = createRolloutSystem({
+    env: options.env,
+    agent: policy,
+    split: options.split,
+    ...(options.episodes !== undefined ? { episodes: options.episodes } : {}),
+    concurrency: options.concurrency,
+    schedule: `fixed:${options.horizon}`,
+    seed: options.seed,
+    runId: `eval-${options.split}`,
+  });
+  const forwarding = options.events?.next ? system.events.subscribe({ next: (e) => options.events?.next?.(e) }) : undefined;
+  try {
+    return await system.run();
+  } finally {
+    forwarding?.unsubscribe();
+    inner.dispose();
+  }
+}

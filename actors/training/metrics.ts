@@ -1,0 +1,40 @@
+/**
+ * The metrics.jsonl line of a learner step. Flat keys (CleanRL's `losses/…` namespaces would make
+ * every consumer quote them); the order below puts the keys a reader looks for first.
+ *
+ * Timing fields (`tokensPerSec`, `rolloutSeconds`, `learnSeconds`) are the only ones that differ
+ * between two runs with the same seed and backend: `TIMING_FIELDS` lists them for comparisons.
+ */
+import type { CollectedStep } from '../learner/collect.ts';
+
+export const METRIC_ORDER = [
+  'step', 'horizon', 'policyVersion', 'successRate', 'meanReward', 'meanTurns', 'episodes', 'aborted',
+  'loss', 'lossPolicy', 'lossKl', 'lossEntropy', 'lossValue', 'kl', 'entropy', 'clipFraction', 'approxKl', 'gradNorm',
+  'tokensPerSec', 'rolloutSeconds', 'learnSeconds',
+  'trainedEpisodes', 'trainedWindows', 'trainedTokens', 'groups', 'groupsWithSignal', 'updates', 'skippedUpdates', 'missingRecords',
+] as const;
+
+export const TIMING_FIELDS = ['tokensPerSec', 'rolloutSeconds', 'learnSeconds'] as const;
+
+export function orderMetrics(metrics: Readonly<Record<string, number>>): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const key of METRIC_ORDER) if (key in metrics) out[key] = metrics[key]!;
+  for (const [key, value] of Object.entries(metrics)) if (!(key in out)) out[key] = value;
+  return out;
+}
+
+/** Rollout-side numbers of a step: success, reward and turns over episodes that were not aborted. */
+export function rolloutStats(step: CollectedStep): Record<string, number> {
+  const { summary } = step;
+  const missingRecords = step.episodes.filter((e) => e.output.outcome !== 'aborted' && e.output.turns > 0 && e.record === undefined).length;
+  return {
+    horizon: step.horizon,
+    successRate: summary.successRate,
+    meanReward: summary.meanReward,
+    meanTurns: summary.meanTurns,
+    episodes: summary.episodes,
+    aborted: summary.outcomes.aborted,
+    rolloutSeconds: step.seconds,
+    missingRecords,
+  };
+}

@@ -1,0 +1,169 @@
+import { InvalidArgumentError, Option, type Command } from 'commander';
+import { createTrainingSystem, type TrainingOptions, type TrainingSummary } from '../../actors/training-system.ts';
+import type { TrainingOptionsConfig } from '../../actors/training/config.ts';
+import { ALGORITHMS } from '../../algorithms/index.ts';
+import { resolveEnvDefinition } from '../../envs/index.ts';
+import { BACKEND_PREFERENCES, type BackendPreference } from '../../policy/backend.ts';
+import { OBSERVATION_FILTERS, type ObservationFilter } from '../../policy/observation-filter.ts';
+import { nonNegativeInt, percent, positiveInt, printJson, table } from '../output.ts';
+import { showTrainingProgress } from '../training-progress.ts';
+
+interface TrainCliOptions {
+  env: string;
+  steps: number;
+  out?: string;
+  resume?: string;
+  backend: BackendPreference;
+  json?: boolean;
+  remote?: string;
+  token?: string;
+  // Run configuration (training/config.ts); only the ones given on the command line are passed on.
+  algo?: string;
+  schedule?: string;
+  seed?: number;
+  tasksPerStep?: number;
+  groupSize?: number;
+  concurrency?: number;
+  lr?: number;
+  epochs?: number;
+  minibatch?: number;
+  temperature?: number;
+  klCoef?: number;
+  entropyCoef?: number;
+  checkpointEvery?: number;
+  observation?: ObservationFilter;
+  stdNorm?: boolean;
+  dModel?: number;
+  layers?: number;
+  heads?: number;
+  ff?: number;
+  context?: number;
+  evalEpisodes?: number;
+  evalTemperature?: number;
+  evalHorizon?: number;
+}
+
+function positiveNumber(name: string) {
+  return (text: string): number => {
+    const value = Number(text);
+    if (!(Number.isFinite(value) && value > 0)) throw new InvalidArgumentError(`${name} must be a number > 0, got "${text}"`);
+    return value;
+  };
+}
+
+function nonNegativeNumber(name: string) {
+  return (text: string): number => {
+    const value = Number(text);
+    if (!(Number.isFinite(value) && value >= 0)) throw new InvalidArgumentError(`${name} must be a number ≥ 0, got "${text}"`);
+    return value;
+  };
+}
+
+export const defaultRunDir = (): string => `runs/${new Date().toISOString().replace(/[:.]/g, '-').replace('T', '_').slice(0, 19)}`;
+
+/** The run configuration the user gave explicitly (so that --resume can tell a conflict from a default). */
+function givenConfig(command: Command, o: TrainCliOptions): TrainingOptionsConfig {
+  const given = (key: keyof TrainCliOptions): boolean => command.getOptionValueSource(key) === 'cli';
+  const pick = <K extends keyof TrainCliOptions>(key: K): Partial<Record<K, TrainCliOptions[K]>> =>
+    given(key) ? ({ [key]: o[key] } as Partial<Record<K, TrainCliOptions[K]>>) : {};
+  const model = {
+    ...(given('dModel') ? { dModel: o.dModel } : {}),
+    ...(given('layers') ? { nLayers: o.layers } : {}),
+    ...(given('heads') ? { nHeads: o.heads } : {}),
+    ...(given('ff') ? { dFF: o.ff } : {}),
+    ...(given('context') ? { maxContext: o.context } : {}),
+  };
+  return {
+    ...pick('algo'), ...pick('schedule'), ...pick('seed'), ...pick('tasksPerStep'), ...pick('groupSize'), ...pick('concurrency'),
+    ...pick('lr'), ...pick('epochs'), ...pick('minibatch'), ...pick('temperature'), ...pick('klCoef'), ...pick('entropyCoef'),
+    ...pick('checkpointEvery'), ...pick('observation'), ...pick('stdNorm'), ...pick('evalEpisodes'), ...pick('evalTemperature'), ...pick('evalHorizon'),
+    ...(Object.keys(model).length > 0 ? { model } : {}),
+  } as TrainingOptionsConfig;
+}
+
+export function registerTrain(program: Command): void {
+  program
+    .command('train')
+    .description('train the transformer agent with RL on an env; checkpoints, metrics.jsonl and trajectories go to --out')
+    .option('--env <id>', 'environment id', 'babyai')
+    .addOption(new Option('--algo <algo>', `algorithm: ${ALGORITHMS.join(' | ')} (default grpo)`))
+    .option('--schedule <schedule>', 'horizon schedule: fixed:N or scaling:[h0,h1,…]@STEPS (default scaling:[6,13,20]@100)')
+    .requiredOption('--steps <n>', 'learner steps of the whole run (a resumed run continues up to this step)', positiveInt('--steps'))
+    .option('--out <dir>', 'run directory (default runs/<timestamp>, or the resumed run\'s)')
+    .option('--resume <dir>', 'continue a run exactly from its checkpoint (a run directory or a checkpoint directory)')
+    .option('--seed <n>', 'run seed (default 0)', nonNegativeInt('--seed'))
+    .addOption(new Option('--backend <backend>', 'tfjs backend').choices(BACKEND_PREFERENCES as string[]).default('auto'))
+    .option('--tasks-per-step <n>', 'tasks per learner step (default 16)', positiveInt('--tasks-per-step'))
+    .option('--group-size <n>', 'rollouts per task, G (default 4)', positiveInt('--group-size'))
+    .option('--concurrency <n>', 'episodes running at once (default 64)', positiveInt('--concurrency'))
+    .option('--lr <lr>', 'Adam learning rate (default 1e-3)', positiveNumber('--lr'))
+    .option('--epochs <n>', 'passes over each step\'s rollouts (default 1)', positiveInt('--epochs'))
+    .option('--minibatch <n>', 'windows per Adam step (default 64)', positiveInt('--minibatch'))
+    .option('--temperature <t>', 'rollout sampling temperature (default 1)', positiveNumber('--temperature'))
+    .option('--kl-coef <c>', 'k3 KL coefficient to the initial policy (default 1e-3)', nonNegativeNumber('--kl-coef'))
+    .option('--entropy-coef <c>', 'entropy bonus (default 1e-3)', nonNegativeNumber('--entropy-coef'))
+    .option('--checkpoint-every <k>', 'checkpoint every K steps, 0 = only at the end (default 25)', nonNegativeInt('--checkpoint-every'))
+    .addOption(new Option('--observation <filter>', 'what the model reads of an observation (default no-action-list)').choices(OBSERVATION_FILTERS as unknown as string[]))
+    .option('--no-std-norm', 'GRPO without dividing by the group std (Dr. GRPO)')
+    .option('--d-model <n>', 'transformer width (default 128)', positiveInt('--d-model'))
+    .option('--layers <n>', 'transformer layers (default 2)', positiveInt('--layers'))
+    .option('--heads <n>', 'attention heads (default 4)', positiveInt('--heads'))
+    .option('--ff <n>', 'feed-forward width (default 512)', positiveInt('--ff'))
+    .option('--context <n>', 'context window in tokens (default 256)', positiveInt('--context'))
+    .option('--eval-episodes <n>', 'test episodes evaluated at the end, 0 = none (default: the whole test split)', nonNegativeInt('--eval-episodes'))
+    .option('--eval-temperature <t>', 'evaluation temperature, 0 = greedy (default 1)', nonNegativeNumber('--eval-temperature'))
+    .option('--eval-horizon <n>', 'evaluation horizon (default: the env default)', positiveInt('--eval-horizon'))
+    .option('--remote <url>', 'use the env on an `actorgym serve` server, e.g. ws://127.0.0.1:8100')
+    .option('--token <token>', 'bearer token for --remote (or ACTORGYM_TOKEN)')
+    .option('--json', 'print one JSON object with the summary on stdout')
+    .action(async (options: TrainCliOptions, command: Command) => {
+      const token = options.token ?? process.env.ACTORGYM_TOKEN;
+      const env = await resolveEnvDefinition({ env: options.env, remote: options.remote, token });
+      const out = options.out ?? (options.resume === undefined ? defaultRunDir() : undefined);
+      const trainingOptions: TrainingOptions = {
+        env,
+        steps: options.steps,
+        backend: options.backend,
+        ...(out !== undefined ? { out } : {}),
+        ...(options.resume !== undefined ? { resume: options.resume } : {}),
+        ...givenConfig(command, options),
+      };
+      const summary = await runTraining(trainingOptions);
+      if (options.json) printJson(summary);
+      else printTrainingSummary(summary);
+      const close = (env as { close?: () => Promise<void> }).close;
+      if (typeof close === 'function') await close.call(env);
+    });
+}
+
+/** Runs a training system with progress on stderr and SIGINT as a graceful stop; shared with `start`. */
+export async function runTraining(options: TrainingOptions): Promise<TrainingSummary> {
+  const training = createTrainingSystem(options);
+  const progress = showTrainingProgress(training.events, options.steps);
+  const interrupt = () => training.stop('interrupted (SIGINT)');
+  process.once('SIGINT', interrupt);
+  try {
+    return await training.run();
+  } finally {
+    process.off('SIGINT', interrupt);
+    progress.unsubscribe();
+  }
+}
+
+export function printTrainingSummary(s: TrainingSummary): void {
+  const m = s.lastMetrics;
+  console.log(
+    `${s.env}, ${s.algo}, ${s.steps} learner steps (${s.status}) on tfjs-${s.backend} in ${s.trainSeconds.toFixed(0)} s\n` +
+      table([
+        ['last step success', 'last step loss', 'test success', 'test mean reward', 'test mean turns'],
+        [
+          m ? percent(m.successRate ?? 0) : '-',
+          m ? (m.loss ?? 0).toFixed(4) : '-',
+          s.testSuccessRate !== undefined ? percent(s.testSuccessRate) : '-',
+          s.testMeanReward !== undefined ? s.testMeanReward.toFixed(3) : '-',
+          s.testMeanTurns !== undefined ? s.testMeanTurns.toFixed(2) : '-',
+        ],
+      ]),
+  );
+  if (s.out) console.log(`\nrun: ${s.out}\ncheckpoint: ${s.checkpoint ?? '-'}\nmetrics: ${s.metricsFile ?? '-'}`);
+}

@@ -1,0 +1,63 @@
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runCli } from './run-cli.ts';
+
+const dir = mkdtempSync(path.join(tmpdir(), 'actorgym-train-cli-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const TINY = ['--tasks-per-step', '2', '--group-size', '2', '--schedule', 'fixed:3', '--d-model', '32', '--heads', '2', '--ff', '64', '--layers', '1', '--context', '128', '--backend', 'wasm'];
+
+describe('actorgym train / eval / rollout --agent checkpoint (smoke)', () => {
+  it('train → eval → rollout with the checkpoint, all through the real entry point', async () => {
+    const run = path.join(dir, 'run');
+    const train = await runCli(['train', '--env', 'babyai', '--algo', 'grpo', '--steps', '2', '--out', run, '--eval-episodes', '4', '--json', ...TINY]);
+    expect(train.code, train.stderr).toBe(0);
+    const summary = JSON.parse(train.stdout);
+    expect(summary).toMatchObject({ status: 'done', steps: 2, backend: 'wasm', algo: 'grpo' });
+    expect(summary.testSuccessRate).toBeGreaterThanOrEqual(0);
+    expect(train.stderr).toMatch(/backend: wasm/);
+    // The run directory: config, one metrics line per step, trajectories per step, a checkpoint.
+    expect(readdirSync(run).sort()).toEqual(['checkpoint', 'config.json', 'metrics.jsonl', 'trajectories']);
+    const lines = readFileSync(path.join(run, 'metrics.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(lines.map((m) => m.step)).toEqual([1, 2]);
+    for (const key of ['step', 'horizon', 'successRate', 'meanReward', 'meanTurns', 'lossPolicy', 'lossKl', 'lossEntropy', 'lossValue', 'loss',
+      'kl', 'entropy', 'clipFraction', 'gradNorm', 'tokensPerSec', 'rolloutSeconds', 'learnSeconds', 'policyVersion']) {
+      expect(lines[1]).toHaveProperty(key);
+    }
+    const episodes = readFileSync(path.join(run, 'trajectories', 'step-000001.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(episodes).toHaveLength(4);
+    expect(episodes[0]).toMatchObject({ taskId: expect.any(String), outcome: expect.any(String), reward: expect.any(Number), turns: expect.any(Number) });
+    expect(episodes[0].steps[0]).toMatchObject({ action: expect.any(String), observation: expect.any(String), reward: expect.any(Number) });
+
+    const evaluated = await runCli(['eval', '--checkpoint', run, '--env', 'babyai', '--split', 'test', '--episodes', '4', '--json']);
+    expect(evaluated.code, evaluated.stderr).toBe(0);
+    const evalSummary = JSON.parse(evaluated.stdout);
+    for (const field of ['env', 'split', 'agent', 'seed', 'episodes', 'attempts', 'successRate', 'meanReward', 'meanTurns', 'outcomes', 'horizon', 'wallSeconds', 'stepsPerSecond', 'results']) {
+      expect(evalSummary).toHaveProperty(field);
+    }
+    expect(evalSummary).toMatchObject({ split: 'test', episodes: 4, agent: 'checkpoint@2' });
+
+    const rollout = await runCli(['rollout', '--env', 'babyai', '--agent', `checkpoint:${run}`, '--episodes', '3', '--horizon', '4', '--json']);
+    expect(rollout.code, rollout.stderr).toBe(0);
+    expect(JSON.parse(rollout.stdout)).toMatchObject({ agent: 'checkpoint@2', episodes: 3, horizon: 4 });
+  });
+
+  it('explains bad input: unknown algorithm or schedule, a missing or corrupt checkpoint', async () => {
+    const algo = await runCli(['train', '--steps', '1', '--algo', 'dqn', '--out', path.join(dir, 'x')]);
+    expect(algo.code).toBe(1);
+    expect(algo.stderr).toMatch(/unknown algorithm "dqn"; known: grpo, ppo, reinforce\+\+, rloo/);
+    const schedule = await runCli(['train', '--steps', '1', '--schedule', 'scaling:[6,x]@3', '--out', path.join(dir, 'y')]);
+    expect(schedule.code).toBe(1);
+    expect(schedule.stderr).toMatch(/horizon "x" is not a positive integer/);
+    const missing = await runCli(['eval', '--checkpoint', path.join(dir, 'nowhere'), '--json']);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toMatch(/CKPT_MISSING: no checkpoint at .*nowhere/);
+    const manifest = path.join(dir, 'run', 'checkpoint', 'manifest.json');
+    writeFileSync(manifest, readFileSync(manifest, 'utf8').replace(/"sha256": "[0-9a-f]{4}/, '"sha256": "0000'));
+    const corrupt = await runCli(['rollout', '--env', 'babyai', '--agent', `checkpoint:${path.join(dir, 'run')}`, '--episodes', '1']);
+    expect(corrupt.code).toBe(1);
+    expect(corrupt.stderr).toMatch(/CKPT_CORRUPT: .*\.(bin|json) fails its checksum/);
+  });
+});
