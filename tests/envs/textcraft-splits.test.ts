@@ -1,0 +1,88 @@
+import { describe, expect, it } from 'vitest';
+import { craftingTree, parseTaskId, textcraftDefinition, TEST_DEPTH_MIX } from '../../envs/textcraft/index.ts';
+import { loadRecipeFile } from '../../envs/textcraft/data.ts';
+
+const tree = craftingTree();
+const count = <T>(items: readonly T[]) => items.reduce((m, k) => m.set(k, (m.get(k) ?? 0) + 1), new Map<T, number>());
+
+describe('textcraft splits', () => {
+  it('has AgentGym\'s sizes, never shares a goal, and only lists craftable goals', () => {
+    const test = textcraftDefinition.tasks('test');
+    const train = textcraftDefinition.tasks('train');
+    expect([test.length, train.length]).toEqual([100, 374]);
+    expect(new Set(test).size).toBe(100);
+    expect(new Set(train).size).toBe(374);
+    expect(test.filter((id) => train.includes(id))).toEqual([]);
+    for (const id of [...test, ...train]) {
+      expect(parseTaskId(id)).toBe(id);
+      expect(tree.minDepth(id)).toBeGreaterThanOrEqual(1);
+    }
+  });
+
+  it('mixes test goals by crafting depth as AgentGym: 1×31, 2×41, 3×25, 4×3', () => {
+    const mix = count(textcraftDefinition.tasks('test').map((id) => tree.minDepth(id)));
+    expect(Object.fromEntries(mix)).toEqual({ 1: 31, 2: 41, 3: 25, 4: 3 });
+    expect(TEST_DEPTH_MIX).toEqual({ 1: 31, 2: 41, 3: 25, 4: 3 });
+  });
+
+  it('is the same list every time (fixed draws over the committed recipes)', async () => {
+    const { textcraftTasks } = await import('../../envs/textcraft/tasks.ts');
+    expect(textcraftTasks('test')).toBe(textcraftDefinition.tasks('test'));
+    expect(textcraftDefinition.tasks('test').slice(0, 3)).toEqual(['acacia_wood', 'black_dye', 'blackstone_wall']);
+  });
+});
+
+describe('textcraft determinism', () => {
+  it('replays the same episode from the same task id and seed, and reshuffles with another seed', async () => {
+    const goal = 'painting';
+    const observe = async (seed?: number) => {
+      const env = textcraftDefinition.make();
+      const r = seed === undefined ? await env.reset({ taskId: goal }) : await env.reset({ taskId: goal, seed });
+      const steps = [];
+      for (const a of ['get 8 stick', 'get 4 string', 'inventory']) steps.push((await env.step(a)).observation);
+      return [r.observation, JSON.stringify(r.info), ...steps];
+    };
+    expect(await observe(5)).toEqual(await observe(5));
+    expect(await observe()).toEqual(await observe(42));
+    const [a, b] = [(await observe(5))[0] as string, (await observe(6))[0] as string];
+    expect(a).not.toBe(b);
+    // Another seed changes the order and the distractors, never the goal or its tree.
+    expect(a.split('\n').at(-1)).toBe(b.split('\n').at(-1));
+  });
+});
+
+describe('textcraft recipe data (Minecraft 1.16, from minecraft-data)', () => {
+  it('credits its source and holds the known recipes and tags', () => {
+    const file = loadRecipeFile();
+    expect(file.source).toMatch(/^PrismarineJS minecraft-data .*\(MIT\)/);
+    expect(file.tags['planks']).toHaveLength(8);
+    expect(file.tags['wool']).toHaveLength(16);
+    const texts = (item: string) => tree.recipesOf(item).map((r) => r.text);
+    expect(texts('crafting_table')).toEqual(['craft 1 crafting table using 4 planks']);
+    expect(texts('oak_planks')).toEqual(['craft 4 oak planks using 1 oak log']);
+    expect(texts('stick')).toEqual(['craft 1 stick using 2 bamboo', 'craft 4 stick using 2 planks']);
+    expect(texts('dark_oak_sign')).toEqual(['craft 3 dark oak sign using 6 dark oak planks, 1 stick']);
+    expect(texts('torch')).toEqual(['craft 4 torch using 1 coal, 1 stick']);
+    expect(texts('painting')).toEqual(['craft 1 painting using 8 stick, 1 wool']);
+    // Storage blocks are not unpacked and ingots stay fetchable, as in AgentGym.
+    expect(texts('iron_ingot')).toEqual([]);
+    expect(tree.isGettable('iron_ingot')).toBe(true);
+    expect(texts('iron_nugget')).toEqual(['craft 9 iron nugget using 1 iron ingot']);
+  });
+
+  it('has no cycles, names only known items and tags, and every goal has a depth', () => {
+    const file = loadRecipeFile();
+    const items = new Set(file.items);
+    for (const [output, , inputs] of file.recipes) {
+      expect(items.has(output)).toBe(true);
+      for (const [name] of inputs) expect(name.startsWith('#') ? name.slice(1) in file.tags : items.has(name)).toBe(true);
+    }
+    const depths = count(tree.craftableItems().map((id) => tree.minDepth(id)));
+    expect([...depths.keys()].sort()).toEqual([1, 2, 3, 4]);
+    expect(tree.minDepth('oak_planks')).toBe(1);
+    expect(tree.minDepth('stick')).toBe(1);
+    expect(tree.minDepth('crafting_table')).toBe(2);
+    expect(tree.minDepth('planks')).toBe(1);
+    expect(tree.minDepth('oak_log')).toBe(0);
+  });
+});
