@@ -8,8 +8,8 @@
  *   GET  /observation?id=N               → "current observation"
  *   POST /close  {"id"}                  → true | false
  *
- * Shown is the generic (BabyAI) shape; TextCraft and SciWorld use their AgentGym field names
- * (./agentgym-http/adapters.ts, chosen by `definition.spec.id` or `options.adapter`).
+ * Shown is the generic (BabyAI) shape; TextCraft, SciWorld and SearchQA use their AgentGym field
+ * names (./agentgym-http/adapters.ts, chosen by `definition.spec.id` or `options.adapter`).
  *
  * data_idx → task: index into the definition's test tasks, followed by its train tasks
  * (`agentGymTaskOrder` in envs/remote/agentgym-http-env.ts): with 90 test tasks, data_idx 0..89
@@ -52,7 +52,7 @@ export interface AgentGymHttpServerOptions {
   /** `Infinity` disables reaping. */
   readonly idleTtlMs?: number;
   /** Field-name flavor; default from `definition.spec.id`, else `generic`. */
-  readonly adapter?: 'generic' | 'babyai' | 'textcraft' | 'sciworld';
+  readonly adapter?: 'generic' | 'babyai' | 'textcraft' | 'sciworld' | 'search';
   readonly keepAliveTimeoutMs?: number;
 }
 
@@ -71,7 +71,9 @@ export async function startAgentGymHttpServer(options: AgentGymHttpServerOptions
   const order = agentGymTaskOrder(definition);
   const table = new InstanceTable(() => definition.make(), options.maxInstances ?? DEFAULT_MAX_INSTANCES, options.idleTtlMs ?? DEFAULT_IDLE_TTL_MS);
 
-  async function reset(id: number, dataIdx: number, seed: number | undefined): Promise<Reply> {
+  const indexField = adapter.indexField ?? 'data_idx';
+
+  async function reset(id: number, dataIdx: number, seed: number | undefined): Promise<JsonValue> {
     const taskId = order.taskIdAt(dataIdx);
     if (taskId === undefined) {
       throw new EnvError('TASK_UNKNOWN', `data_idx ${dataIdx} out of range 0..${order.size - 1} (test tasks first, then train)`);
@@ -92,7 +94,7 @@ export async function startAgentGymHttpServer(options: AgentGymHttpServerOptions
   async function step(id: number, action: string): Promise<Reply> {
     const instance = table.acquire(id);
     try {
-      if (instance.phase === 'created') throw new EnvError('ENV_NOT_RESET', `instance ${id} has not been reset: POST /reset {"id": ${id}, "data_idx": N} first`);
+      if (instance.phase === 'created') throw new EnvError('ENV_NOT_RESET', `instance ${id} has not been reset: POST /reset {"${adapter.idField}": ${id}, "${indexField}": N} first`);
       if (instance.phase === 'done') throw new EnvError('ENV_NOT_RESET', `The task with environment ${id} has finished: POST /reset to start another`);
       const result = await instance.env.step(action);
       instance.reward += result.reward;
@@ -105,13 +107,15 @@ export async function startAgentGymHttpServer(options: AgentGymHttpServerOptions
     }
   }
 
-  async function create(body: Body): Promise<Reply> {
+  async function create(body: Body): Promise<JsonValue> {
     const unsupported = adapter.checkCreate(body);
     if (unsupported !== undefined) throw new EnvError('PROTOCOL_ERROR', unsupported);
     const instance = table.create();
     if (!adapter.resetOnCreate) return { [adapter.idField]: instance.id };
     try {
-      return await reset(instance.id, 0, undefined);
+      const index = adapter.indexField !== undefined ? (optionalIntField(body, adapter.indexField) ?? 0) : 0;
+      const reply = await reset(instance.id, index, undefined);
+      return adapter.createReply ? adapter.createReply(instance.id, reply) : reply;
     } catch (err) {
       table.remove(instance.id);
       throw err;
@@ -142,7 +146,7 @@ export async function startAgentGymHttpServer(options: AgentGymHttpServerOptions
         }
         case '/reset': {
           const body = await readJsonBody(req, maxBodyBytes);
-          return reset(intField(body, idField), intField(body, 'data_idx'), optionalIntField(body, 'seed'));
+          return reset(intField(body, idField), intField(body, indexField), optionalIntField(body, 'seed'));
         }
         case '/create':
           return create(await readJsonBody(req, maxBodyBytes));

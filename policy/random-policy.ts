@@ -3,6 +3,9 @@
  * decisions do not depend on how requests were batched. When the env lists no actions, it picks
  * from `fallbackActions`, or else strings together 1–`maxFallbackWords` words of
  * `fallbackWords` (free-form text that the env may reject — that is the point of a baseline).
+ * When the observation shows tag-action templates (`<search>...</search>`, `<answer> and
+ * </answer>`, as Deep Search's prompt and messages do), that text is wrapped in one of the
+ * shown tags, so a tag-grammar env sees random well-formed actions too.
  */
 import type { ActRequest, Decision, Policy, TokenTrajectory } from './policy.ts';
 import { turnRng, type Rng } from './rng.ts';
@@ -19,6 +22,12 @@ export interface RandomPolicyOptions {
 const DEFAULT_WORDS = ['look', 'go', 'take', 'open', 'use', 'search', 'inventory', 'north', 'south', 'east', 'west', 'help'];
 
 const pick = <T>(rng: Rng, items: readonly T[]): T => items[Math.floor(rng.next() * items.length)]!;
+
+/** Tags shown as empty templates: `<t>...</t>`, `<t>…</t>` or `<t> and </t>`, in order of first sight. */
+function templateTags(observation: string): string[] {
+  const found = observation.matchAll(/<([a-z_]+)>\s*(?:\.\.\.|…|and)?\s*<\/\1>/g);
+  return [...new Set([...found].map((m) => m[1] as string))];
+}
 
 export class RandomPolicy implements Policy {
   readonly name = 'random';
@@ -38,7 +47,12 @@ export class RandomPolicy implements Policy {
     if (fallback.length > 0) return pick(rng, fallback);
     const words = this.options.fallbackWords ?? DEFAULT_WORDS;
     const count = 1 + Math.floor(rng.next() * (this.options.maxFallbackWords ?? 3));
-    return Array.from({ length: count }, () => pick(rng, words)).join(' ');
+    const text = Array.from({ length: count }, () => pick(rng, words)).join(' ');
+    // Drawn after the words, so observations without templates get the same text as before.
+    const tags = templateTags(request.observation);
+    if (tags.length === 0) return text;
+    const tag = pick(rng, tags);
+    return `<${tag}> ${text} </${tag}>`;
   }
 
   /** Keeps no per-episode state. */

@@ -1,8 +1,8 @@
 /**
  * Per-env field names of AgentGym's HTTP protocol (reference §2), as small adapters over one
  * generic server. BabyAI's shape is the generic one; TextCraft and SciWorld rename and add
- * fields. A WebArena or Search adapter would also rename the id field (`env_idx`), which the
- * server reads from `idField`.
+ * fields; SearchQA (`search`) renames the id field (`env_idx`) and the task index (`id`) and
+ * answers /create and /reset with bare values. A WebArena adapter would fit the same way.
  *
  * Extras beyond AgentGym's fields, sent only when they carry news so that replies stay small:
  * `truncated: true`, `success` (at termination, when the env says), `invalid_action: true`.
@@ -18,11 +18,19 @@ export interface ServerAdapter {
   readonly idField: string;
   /** TextCraft's /create also resets to data_idx 0 and replies like /reset. */
   readonly resetOnCreate: boolean;
+  /**
+   * Request field holding the task index in /reset, default `data_idx`. When set, /create with
+   * `resetOnCreate` also reads it (default 0): SearchQA creates with `{"id": N}`.
+   */
+  readonly indexField?: string;
+  /** The /create reply when `resetOnCreate`; default the /reset reply. SearchQA's is the bare id. */
+  createReply?(id: number, resetReply: JsonValue): JsonValue;
   /** A message for /create options this server cannot honour, else undefined. */
   checkCreate(body: Readonly<Record<string, unknown>>): string | undefined;
   /** The text served as `observation` (and by GET /observation). */
   observation(result: ResetResult | StepResult): string;
-  resetReply(id: number, observation: string, result: ResetResult): Reply;
+  /** A JSON object, except SearchQA's bare prompt string. */
+  resetReply(id: number, observation: string, result: ResetResult): JsonValue;
   /** `score` is the env's `info.score` when it has one, else the episode's reward so far. */
   stepReply(observation: string, result: StepResult, score: number): Reply;
 }
@@ -96,11 +104,28 @@ export const sciworldAdapter: ServerAdapter = {
   },
 };
 
+/**
+ * AgentGym SearchQA (`agentenv-searchqa`): `/create {"id"}` loads task `id` and answers the bare
+ * `env_idx`; `/reset {"env_idx", "id"}` answers the bare prompt; `/step` answers
+ * `{"observation", "reward", "done", "info": null}`.
+ */
+export const searchAdapter: ServerAdapter = {
+  ...genericAdapter,
+  name: 'search',
+  idField: 'env_idx',
+  indexField: 'id',
+  resetOnCreate: true,
+  createReply: (id) => id,
+  resetReply: (_id, observation) => observation,
+  stepReply: (observation, r) => withExtras({ observation, reward: r.reward, done: done(r), info: null }, r),
+};
+
 const adapters: Readonly<Record<string, ServerAdapter>> = {
   generic: genericAdapter,
   babyai: babyaiAdapter,
   textcraft: textcraftAdapter,
   sciworld: sciworldAdapter,
+  search: searchAdapter,
 };
 
 /** The adapter named `name`, else the one for env id `envId`, else the generic one. */
