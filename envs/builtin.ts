@@ -1,9 +1,11 @@
 /** Registers the environments that ship with actorgym. Imported once by `envs/index.ts`. */
 import { babyaiDefinition } from './babyai/index.ts';
+import { sciworldDefinition } from './sciworld/index.ts';
 import { searchDefinition } from './search/index.ts';
 import { textcraftDefinition } from './textcraft/index.ts';
 import { registerEnv } from './registry.ts';
 
 registerEnv(babyaiDefinition);
+registerEnv(sciworldDefinition);
 registerEnv(textcraftDefinition);
 registerEnv(searchDefinition);

@@ -1,0 +1,32 @@
+/**
+ * The SciWorld oracle: each step it asks the task's family oracle for the intended action (read
+ * from the world and the goal's progress), writes it with names the parser resolves uniquely,
+ * and — when the env still finds it ambiguous (identical objects) — answers the number prompt
+ * with the option that matches its intent.
+ */
+import type { Oracle } from '../contract.ts';
+import type { SciWorldEnv } from './env.ts';
+import { phrase, referents, sameAction, type Resolved } from './parser.ts';
+import { referable, uniqueNames } from './valid-actions.ts';
+
+export class SciWorldOracle implements Oracle {
+  constructor(private readonly env: SciWorldEnv) {}
+
+  async next(): Promise<string> {
+    const { task, pending } = this.env.internalState();
+    const intent = task.oracle();
+    if (typeof intent === 'string') return intent;
+    if (pending) {
+      const index = pending.findIndex((p) => sameAction(p, intent));
+      if (index >= 0) return String(index);
+    }
+    return writeAction(this.env, intent);
+  }
+}
+
+/** The shortest way to write `action` that the parser reads as exactly that action, if any. */
+export function writeAction(env: SciWorldEnv, action: Resolved): string {
+  const { task } = env.internalState();
+  const names = uniqueNames(task.world, referable(task.world));
+  return phrase(action, (e) => names.get(e) ?? (referents(task.world, e)[0] as string));
+}
