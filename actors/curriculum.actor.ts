@@ -1,4 +1,10 @@
-/** The curriculum actor: the curriculum machine, started, with its `horizon.changed` emissions. */
+/**
+ * The curriculum actor: the curriculum machine, started. Listen with
+ * `.on('curriculum.decided', …)` (every learner step: decision, reason, signals) and
+ * `.on('horizon.changed', …)` (only when the horizon moves); send
+ * `{ type: 'LEARNER.STEPPED', step, metrics }` after each learner step. `curriculumState(snapshot.context)`
+ * is what a checkpoint keeps; pass it back as `state` to resume exactly.
+ */
 import { createActor, type ActorRefFrom } from 'xstate';
 import { curriculumMachine, type CurriculumInput } from '../machines/curriculum.machine.ts';
 

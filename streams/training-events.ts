@@ -23,8 +23,25 @@ export interface LearnerStepped {
   readonly t: number;
   readonly step: number;
   readonly policyVersion: number;
-  /** The metrics.jsonl line of this step. */
+  /** The metrics.jsonl line of this step, less the curriculum's decision (`curriculum.decided` carries it). */
   readonly metrics: Readonly<Record<string, number>>;
+}
+
+/**
+ * The curriculum's decision after learner step `step` (every step, also when it holds): the
+ * horizon moves from `from` to `to` at step `step + 1`. `signals` are what it read — this step's
+ * success, turns, truncation share and entropy, and for adaptive schedules their trends over the
+ * window (docs/curriculum.md); null where unknown.
+ */
+export interface CurriculumDecided {
+  readonly type: 'curriculum.decided';
+  readonly t: number;
+  readonly step: number;
+  readonly from: number;
+  readonly to: number;
+  readonly decision: 'raise' | 'hold' | 'back';
+  readonly reason: string;
+  readonly signals: Readonly<Record<string, number | null>>;
 }
 
 export interface CheckpointSaved {
@@ -48,4 +65,4 @@ export interface TrainingFinished {
   readonly status: 'done' | 'stopped' | 'failed';
 }
 
-export type TrainingEvent = RunEvent | TrainingStarted | LearnerStepped | CheckpointSaved | EvaluationFinished | TrainingFinished;
+export type TrainingEvent = RunEvent | TrainingStarted | LearnerStepped | CurriculumDecided | CheckpointSaved | EvaluationFinished | TrainingFinished;

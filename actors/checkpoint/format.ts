@@ -15,6 +15,7 @@
  * seeds, sampling per (episode seed, turn), minibatch shuffles — so the seed (in the config) and
  * the step counter are the whole RNG state; nothing else needs saving.
  */
+import type { CurriculumState } from '../../machines/curriculum.machine.ts';
 import type { TokenizerJSON } from '../../policy/tokenizer.ts';
 import type { TransformerConfig } from '../../policy/transformer/config.ts';
 
@@ -51,7 +52,8 @@ export interface CheckpointManifest {
 export interface CheckpointState {
   readonly step: number;
   readonly policyVersion: number;
-  readonly curriculum: { readonly completedSteps: number; readonly horizon: number };
+  /** The curriculum machine's state (step counter, horizon, adaptive memory, last decision). */
+  readonly curriculum: CurriculumState;
   readonly optimizer: { readonly iterations: number; readonly accBeta1: number; readonly accBeta2: number };
   readonly rng: { readonly seed: number; readonly derivedFrom: 'seed and step' };
   readonly model: TransformerConfig;

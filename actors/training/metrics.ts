@@ -5,10 +5,11 @@
  * Timing fields (`tokensPerSec`, `rolloutSeconds`, `learnSeconds`) are the only ones that differ
  * between two runs with the same seed and backend: `TIMING_FIELDS` lists them for comparisons.
  */
+import type { CurriculumDecision } from '../../machines/curriculum.machine.ts';
 import type { CollectedStep } from '../learner/collect.ts';
 
 export const METRIC_ORDER = [
-  'step', 'horizon', 'policyVersion', 'successRate', 'meanReward', 'meanTurns', 'episodes', 'aborted',
+  'step', 'horizon', 'policyVersion', 'successRate', 'meanReward', 'meanTurns', 'truncationRate', 'episodes', 'aborted',
   'loss', 'lossPolicy', 'lossKl', 'lossEntropy', 'lossValue', 'kl', 'entropy', 'clipFraction', 'approxKl', 'gradNorm',
   'tokensPerSec', 'rolloutSeconds', 'learnSeconds',
   'trainedEpisodes', 'trainedWindows', 'trainedTokens', 'groups', 'groupsWithSignal', 'updates', 'skippedUpdates', 'missingRecords',
@@ -23,18 +24,32 @@ export function orderMetrics(metrics: Readonly<Record<string, number>>): Record<
   return out;
 }
 
-/** Rollout-side numbers of a step: success, reward and turns over episodes that were not aborted. */
+/**
+ * Rollout-side numbers of a step: success, reward, turns and the share truncated by the horizon
+ * (which the adaptive curriculum reads), over episodes that were not aborted.
+ */
 export function rolloutStats(step: CollectedStep): Record<string, number> {
   const { summary } = step;
+  const { success, failure, truncated } = summary.outcomes;
   const missingRecords = step.episodes.filter((e) => e.output.outcome !== 'aborted' && e.output.turns > 0 && e.record === undefined).length;
   return {
     horizon: step.horizon,
     successRate: summary.successRate,
     meanReward: summary.meanReward,
     meanTurns: summary.meanTurns,
+    truncationRate: truncated / Math.max(1, success + failure + truncated),
     episodes: summary.episodes,
     aborted: summary.outcomes.aborted,
     rolloutSeconds: step.seconds,
     missingRecords,
   };
+}
+
+/**
+ * The curriculum's decision after a step, as the last fields of its metrics.jsonl line: the
+ * horizon of the next step, raise/hold/back, and why (machines/curriculum.machine.ts).
+ */
+export function decisionFields(decision: CurriculumDecision | null | undefined): Record<string, number | string> {
+  if (!decision) return {};
+  return { horizonNext: decision.to, horizonDecision: decision.decision, horizonReason: decision.reason };
 }

@@ -44,7 +44,7 @@ export class RunDir {
   }
 
   /** Appends one line; appendFileSync returns after the write, so a kill loses no finished step. */
-  appendMetrics(metrics: Readonly<Record<string, number>>): void {
+  appendMetrics(metrics: Readonly<Record<string, number | string>>): void {
     appendFileSync(this.metricsFile, `${JSON.stringify(metrics)}\n`);
   }
 

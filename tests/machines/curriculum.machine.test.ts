@@ -14,7 +14,9 @@ describe('schedules', () => {
   });
 
   it('rejects bad schedules with a message saying what was wrong', () => {
-    for (const bad of ['fixed:0', 'fixed:x', 'scaling:[]@3', 'scaling:[2,a]@3', 'scaling:[2,4]@0', 'linear:3', '']) {
+    for (const bad of ['fixed:0', 'fixed:x', 'scaling:[]@3', 'scaling:[2,a]@3', 'scaling:[2,4]@0', 'linear:3', '',
+      'adaptive:', 'adaptive:min=6', 'adaptive:min=6,max=4', 'adaptive:min=6,max=20,speed=2', 'adaptive:min=6,max=20,window=1',
+      'adaptive:min=6,max=20,trunc=1.5', 'adaptive:min=6,min=7,max=20', 'adaptive:min=x,max=20']) {
       const parsed = parseSchedule(bad);
       expect(parsed.ok).toBe(false);
       if (!parsed.ok) expect(parsed.error.length).toBeGreaterThan(10);
@@ -36,7 +38,7 @@ describe('curriculum machine', () => {
       const [next, actions] = transition(curriculumMachine, snapshot, { type: 'LEARNER.STEPPED', step });
       snapshot = next;
       horizons.push(snapshot.context.horizon);
-      changes.push(...emitted(actions));
+      changes.push(...emitted(actions).filter((e) => e.type === 'horizon.changed'));
     }
     // horizons[k] is the horizon of the rollouts for learner step k+1.
     expect(horizons).toEqual([2, 2, 2, 4, 4, 4, 4]);
