@@ -4,7 +4,9 @@
  */
 import { Command } from 'commander';
 import { registerBench } from './commands/bench.ts';
+import { registerDashboard } from './commands/dashboard.ts';
 import { registerEnvs } from './commands/envs.ts';
+import { registerExperiment } from './commands/experiment.ts';
 import { registerEval } from './commands/eval.ts';
 import { registerRollout } from './commands/rollout.ts';
 import { registerServe } from './commands/serve.ts';
@@ -23,7 +25,9 @@ registerRollout(program);
 registerServe(program);
 registerTrain(program);
 registerEval(program);
+registerExperiment(program);
 registerBench(program);
+registerDashboard(program);
 
 try {
   await program.parseAsync(process.argv);

@@ -1,0 +1,142 @@
+/**
+ * `actorgym dashboard`: serves the dashboard (dashboard/) for finished runs (`--run DIR`, several
+ * for overlays) and remote runs (`--connect ws://…`), until Ctrl-C. Also the dashboard options of
+ * `actorgym train` (and `npm start`), which serve a live run's dashboard while it trains.
+ */
+import { Help, type Command } from 'commander';
+import type { Observable } from 'rxjs';
+import { startEventServer } from '../../actors/event-server.ts';
+import { DashboardError, parseRunArg, startDashboard, type Dashboard } from '../../dashboard/index.ts';
+import type { RunEvent } from '../../streams/events.ts';
+import type { TrainingEvent } from '../../streams/training-events.ts';
+import { port, positiveInt, printJson } from '../output.ts';
+
+/** Tried first; when taken, the next DEFAULT_PORT_FALLBACKS ports, then one the OS assigns. */
+export const DEFAULT_DASHBOARD_PORT = 8787;
+const DEFAULT_PORT_FALLBACKS = 20;
+
+const warn = (message: string) => process.stderr.write(`dashboard: ${message}\n`);
+
+/** `Commander` fills these from the options added by `addDashboardOptions`. */
+export interface DashboardCliOptions {
+  /** false with --no-dashboard. */
+  dashboard?: boolean;
+  dashboardPort?: number;
+  dashboardHost?: string;
+  eventsPort?: number;
+}
+
+const DASHBOARD_OPTIONS = new Set(['dashboard', 'dashboardPort', 'dashboardHost', 'eventsPort']);
+
+export function addDashboardOptions(command: Command): Command {
+  // Added first (train.ts keeps its edit to one line), listed last in --help, before -h.
+  command.configureHelp({
+    visibleOptions: (cmd) => {
+      const options = new Help().visibleOptions(cmd);
+      const isOurs = (o: (typeof options)[number]) => DASHBOARD_OPTIONS.has(o.attributeName());
+      const help = options.filter((o) => o.long === '--help');
+      return [...options.filter((o) => !isOurs(o) && o.long !== '--help'), ...options.filter(isOurs), ...help];
+    },
+  });
+  return command
+    .option('--no-dashboard', 'do not serve the live dashboard')
+    .option('--dashboard-port <port>', `dashboard port (default ${DEFAULT_DASHBOARD_PORT}, else the next free one)`, port)
+    .option('--dashboard-host <host>', 'host of the dashboard and of --events-port (default 127.0.0.1; the dashboard has no authentication)')
+    .option('--events-port <port>', 'also serve the event stream over WebSocket, for `actorgym dashboard --connect` elsewhere', port);
+}
+
+/**
+ * Serves the dashboard of a training run and prints its URL on stderr. A dashboard that cannot
+ * start is reported and skipped: it never stops the training.
+ */
+export async function serveTrainingDashboard(events: Observable<TrainingEvent>, options: DashboardCliOptions = {}): Promise<{ close(): Promise<void> }> {
+  const closers: (() => Promise<void>)[] = [];
+  if (options.dashboard !== false) {
+    try {
+      const dashboard = await startDashboard({
+        port: options.dashboardPort ?? DEFAULT_DASHBOARD_PORT,
+        portFallbacks: DEFAULT_PORT_FALLBACKS,
+        ...(options.dashboardHost !== undefined ? { host: options.dashboardHost } : {}),
+        warn,
+      });
+      dashboard.addLive(events, { label: 'this run' });
+      process.stderr.write(`dashboard: ${dashboard.url}\n`);
+      closers.push(() => dashboard.close());
+    } catch (error) {
+      warn(`not started: ${error instanceof Error ? error.message : String(error)} (training goes on)`);
+    }
+  }
+  if (options.eventsPort !== undefined) {
+    // The event server's type is RunEvent; training events are JSON the same way and observers skip types they do not know.
+    const host = options.dashboardHost !== undefined ? { host: options.dashboardHost } : {};
+    const server = await startEventServer({ port: options.eventsPort, events: events as Observable<RunEvent>, ...host }).catch(async (error: unknown) => {
+      await Promise.all(closers.map((close) => close()));
+      throw error;
+    });
+    process.stderr.write(`live events: ${server.url}\n`);
+    closers.push(() => server.close());
+  }
+  return { close: async () => void (await Promise.all(closers.map((close) => close()))) };
+}
+
+interface DashboardCommandOptions {
+  run: string[];
+  connect: string[];
+  token?: string;
+  port: number;
+  host: string;
+  alarmSeconds: number;
+  json?: boolean;
+}
+
+const collect = (value: string, previous: string[]) => [...previous, value];
+
+export function registerDashboard(program: Command): void {
+  program
+    .command('dashboard')
+    .description('serve the dashboard for run directories (--run, several to overlay) and remote runs (--connect); Ctrl-C stops it')
+    .option('--run <dir>', 'a run directory (actorgym train --out DIR), or LABEL=DIR to name it; repeat to overlay runs', collect, [])
+    .option('--connect <url>', 'an event server, e.g. ws://host:8200 (actorgym train --events-port 8200); repeatable', collect, [])
+    .option('--token <token>', 'bearer token for --connect (or ACTORGYM_TOKEN)')
+    .option('--port <port>', `port (default ${DEFAULT_DASHBOARD_PORT}, else the next free one; 0 = any)`, port, DEFAULT_DASHBOARD_PORT)
+    .option('--host <host>', 'host to listen on; the dashboard has no authentication', '127.0.0.1')
+    .option('--alarm-seconds <s>', 'the episode board flags episodes stuck in one state this long', positiveInt('--alarm-seconds'), 30)
+    .option('--json', 'print {url, runs} as JSON on stdout once serving')
+    .action(async (options: DashboardCommandOptions) => {
+      if (options.run.length === 0 && options.connect.length === 0) {
+        throw new Error('nothing to show: give --run DIR (a run directory) or --connect ws://HOST:PORT (an event server); `actorgym train` serves its own dashboard');
+      }
+      const token = options.token ?? process.env.ACTORGYM_TOKEN;
+      const dashboard = await startDashboard({
+        port: options.port,
+        portFallbacks: options.port === 0 ? 0 : DEFAULT_PORT_FALLBACKS,
+        host: options.host,
+        alarmMs: options.alarmSeconds * 1000,
+        warn,
+      });
+      try {
+        for (const arg of options.run) {
+          const { dir, label } = parseRunArg(arg);
+          await dashboard.addRunDir(dir, label !== undefined ? { label } : {});
+        }
+        for (const url of options.connect) dashboard.connect(url, token !== undefined ? { token } : {});
+      } catch (error) {
+        await dashboard.close();
+        throw error instanceof DashboardError ? new Error(`${error.code}: ${error.message}`) : error;
+      }
+      report(dashboard, options.json === true);
+      await new Promise<void>((resolve) => {
+        process.once('SIGINT', resolve);
+        process.once('SIGTERM', resolve);
+      });
+      await dashboard.close();
+    });
+}
+
+function report(dashboard: Dashboard, json: boolean): void {
+  const runs = dashboard.runs().map((run) => run.info());
+  if (json) return printJson({ url: dashboard.url, runs });
+  console.log(`dashboard: ${dashboard.url}`);
+  for (const run of runs) console.log(`  ${run.label} (${run.kind}): ${run.status}`);
+  console.log('Ctrl-C to stop');
+}

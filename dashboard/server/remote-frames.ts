@@ -1,0 +1,66 @@
+/**
+ * Decodes the frames of an event server (docs/protocol.md#event-stream) for the dashboard. Run
+ * events are checked against the protocol's own schemas, training events (learner.stepped…,
+ * which a training run's event server also sends) against the schemas below. Unlike
+ * `observeRun`, which fails on anything unexpected, a dashboard keeps watching: an invalid frame
+ * is reported and skipped, and an event of a type it does not know (a newer server) is passed on
+ * for the board to ignore.
+ */
+import type { RawData } from 'ws';
+import { z } from 'zod';
+import { decodeJson } from '../../streams/wire/decode.ts';
+import { RUN_EVENT_TYPES, RunEventSchema } from '../../streams/wire/event-schemas.ts';
+import type { BoardEvent } from './episode-board.ts';
+
+export type RemoteFrame =
+  | { readonly kind: 'event'; readonly event: BoardEvent }
+  | { readonly kind: 'subscribed' }
+  | { readonly kind: 'end' }
+  /** The server answered with an error frame. */
+  | { readonly kind: 'error'; readonly message: string }
+  /** Not a valid frame; skipped. */
+  | { readonly kind: 'bad'; readonly message: string };
+
+const t = z.number();
+const TRAINING_EVENT_SCHEMAS: Readonly<Record<string, z.ZodType>> = {
+  'training.started': z.object({ type: z.literal('training.started'), t, env: z.string(), algo: z.string(), fromStep: z.int(), targetSteps: z.int() }),
+  'learner.stepped': z.object({ type: z.literal('learner.stepped'), t, step: z.int(), policyVersion: z.int(), metrics: z.record(z.string(), z.unknown()) }),
+  'checkpoint.saved': z.object({ type: z.literal('checkpoint.saved'), t, step: z.int(), path: z.string() }),
+  'evaluation.finished': z.object({ type: z.literal('evaluation.finished'), t, summary: z.object({ successRate: z.number(), episodes: z.int() }) }),
+  'training.finished': z.object({ type: z.literal('training.finished'), t, steps: z.int(), status: z.string() }),
+};
+const RUN_TYPES: ReadonlySet<string> = new Set(RUN_EVENT_TYPES);
+const AnyEventSchema = z.object({ type: z.string().min(1).max(64), t });
+
+export function decodeRemoteFrame(data: RawData, isBinary: boolean): RemoteFrame {
+  const json = decodeJson(data, isBinary);
+  if (!json.ok) return { kind: 'bad', message: json.error.message };
+  const frame = json.value as { op?: unknown; event?: unknown; error?: { code?: unknown; message?: unknown } } | null;
+  if (typeof frame !== 'object' || frame === null) return { kind: 'bad', message: 'frame is not a JSON object' };
+  switch (frame.op) {
+    case 'subscribed':
+      return { kind: 'subscribed' };
+    case 'end':
+      return { kind: 'end' };
+    case 'error':
+      return { kind: 'error', message: `${String(frame.error?.code ?? 'ERROR')}: ${String(frame.error?.message ?? '')}` };
+    case 'event':
+      return decodeEvent(frame.event);
+    default:
+      return { kind: 'bad', message: `unknown op ${JSON.stringify(frame.op)?.slice(0, 64)}` };
+  }
+}
+
+function decodeEvent(event: unknown): RemoteFrame {
+  const head = AnyEventSchema.safeParse(event);
+  if (!head.success) return { kind: 'bad', message: 'event without a string `type` and a numeric `t`' };
+  const schema = RUN_TYPES.has(head.data.type) ? RunEventSchema : TRAINING_EVENT_SCHEMAS[head.data.type];
+  if (schema) {
+    const parsed = schema.safeParse(event);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      return { kind: 'bad', message: `invalid ${head.data.type} event: ${issue ? `${issue.path.join('.')}: ${issue.message}` : 'schema mismatch'}` };
+    }
+  }
+  return { kind: 'event', event: event as BoardEvent };
+}

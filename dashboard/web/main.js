@@ -1,0 +1,55 @@
+// @ts-check
+/** The dashboard page: wires the live connection, the store and the three views. */
+import { EpisodeBoardView } from './board.js';
+import { Charts } from './charts.js';
+import { el, runColor } from './format.js';
+import { connectLive } from './live-connection.js';
+import { Store } from './store.js';
+import { TrajectoryViewer } from './trajectories.js';
+
+const store = new Store();
+/** @param {string} id */
+const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
+
+const charts = new Charts($('charts'), store);
+const board = new EpisodeBoardView($('tab-board'), store);
+new TrajectoryViewer($('tab-trajectories'), store);
+
+/** Tabs; the URL hash keeps the open one across reloads (#charts, #board, #trajectories). */
+const TABS = ['charts', 'board', 'trajectories'];
+/** @param {string} name */
+function openTab(name) {
+  const tab = TABS.includes(name) ? name : 'charts';
+  for (const other of TABS) {
+    $(`tab-${other}`).hidden = other !== tab;
+    document.querySelector(`nav button[data-tab="${other}"]`)?.setAttribute('aria-selected', String(other === tab));
+  }
+  charts.setVisible(tab === 'charts');
+  board.setVisible(tab === 'board');
+  if (location.hash !== `#${tab}`) history.replaceState(null, '', `#${tab}`);
+}
+for (const button of document.querySelectorAll('nav button[data-tab]')) {
+  button.addEventListener('click', () => openTab(/** @type {string} */ (button.getAttribute('data-tab'))));
+}
+openTab(location.hash.slice(1));
+window.addEventListener('hashchange', () => openTab(location.hash.slice(1)));
+
+/** The run legend: colour (as in the charts), name, status. */
+store.subscribe((kind) => {
+  if (kind !== 'runs') return;
+  $('runs').replaceChildren(
+    ...store.runs.map((run, i) =>
+      el('span', { class: `run ${run.live ? 'live' : ''}`, 'data-run': run.id, title: `${run.kind} run${run.env ? ` on ${run.env}` : ''}` }, [
+        el('span', { class: 'swatch', style: `background:${runColor(i)}` }),
+        el('b', { text: run.label }),
+        el('span', { class: 'status', text: run.status }),
+      ]),
+    ),
+  );
+});
+
+connectLive(store, (state, detail) => {
+  const badge = $('connection');
+  badge.dataset.state = state;
+  badge.textContent = state === 'live' ? 'live' : state === 'connecting' ? 'connecting…' : `offline: ${detail ?? ''}; retrying`;
+});
