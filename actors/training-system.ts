@@ -14,7 +14,8 @@ import path from 'node:path';
 import { Subject, type Observable } from 'rxjs';
 import { getEnv } from '../envs/index.ts';
 import type { EnvDefinition } from '../envs/contract.ts';
-import { horizonAt, parseSchedule, type Schedule } from '../machines/schedule.ts';
+import { curriculumState } from '../machines/curriculum.machine.ts';
+import { parseSchedule, type Schedule } from '../machines/schedule.ts';
 import { selectBackend, type BackendPreference } from '../policy/backend.ts';
 import { FilteredPolicy } from '../policy/observation-filter.ts';
 import { TransformerPolicy } from '../policy/transformer-policy.ts';
@@ -29,9 +30,9 @@ import { createLearnerActor, type LearnerEffects } from './learner.actor.ts';
 import { collectStep, type CollectedStep } from './learner/collect.ts';
 import { trainStep } from './learner/train-step.ts';
 import type { RolloutSystem } from './rollout-system.ts';
-import { resolveConfig, resumeConfig, type TrainingConfig, type TrainingOptionsConfig } from './training/config.ts';
+import { contextOptions, resolveConfig, resumeConfig, type TrainingConfig, type TrainingOptionsConfig } from './training/config.ts';
 import { evaluate } from './training/evaluate.ts';
-import { orderMetrics, rolloutStats } from './training/metrics.ts';
+import { decisionFields, orderMetrics, rolloutStats } from './training/metrics.ts';
 import { freshModels, loadModels, toCheckpoint, type RunModels } from './training/models.ts';
 import { RunDir } from './training/run-dir.ts';
 import { buildTokenizer } from './training/tokenizer-corpus.ts';
@@ -108,11 +109,14 @@ export function createTrainingSystem(options: TrainingOptions): TrainingSystem {
   async function train(config: TrainingConfig, backend: string, models: RunModels, runDir: RunDir | undefined, resumed: CheckpointData | undefined): Promise<TrainingSummary> {
     const schedule = (parseSchedule(config.schedule) as { ok: true; value: Schedule }).value;
     const fromStep = resumed?.state.step ?? 0;
-    const agent = new TransformerPolicy(models.agentModel, models.tokenizer, { temperature: config.temperature });
+    const agent = new TransformerPolicy(models.agentModel, models.tokenizer, { temperature: config.temperature, ...contextOptions(config) });
     const policy = new FilteredPolicy(agent, config.observation, { record: true });
     if (resumed) agent.setWeights(resumed.state.policyVersion, models.model.getWeights());
-    const curriculum = createCurriculumActor({ schedule, completedSteps: fromStep });
-    curriculum.on('horizon.changed', (change) => events.next({ ...change, t: clock.now() }));
+    const curriculum = createCurriculumActor({ schedule, completedSteps: fromStep, ...(resumed ? { state: resumed.state.curriculum } : {}) });
+    // Held back until the step's learner.stepped is out, so the stream reads step → decision → change.
+    const curriculumEvents: TrainingEvent[] = [];
+    curriculum.on('curriculum.decided', (decided) => curriculumEvents.push({ ...decided, t: clock.now() }));
+    curriculum.on('horizon.changed', (change) => curriculumEvents.push({ ...change, t: clock.now() }));
     runDir?.init({ ...config, backend }, fromStep);
     events.next({
       type: 'training.started', t: clock.now(), env: env.spec.id, algo: config.algo, backend, fromStep, targetSteps: config.steps,
@@ -124,7 +128,7 @@ export function createTrainingSystem(options: TrainingOptions): TrainingSystem {
       if (!runDir) return '';
       const data = await toCheckpoint(models, {
         step, policyVersion,
-        curriculum: { completedSteps: step, horizon: horizonAt(schedule, step + 1) },
+        curriculum: curriculumState(curriculum.getSnapshot().context),
         rng: { seed: config.seed, derivedFrom: 'seed and step' },
         config: config as unknown as Record<string, unknown>,
       });
@@ -167,9 +171,10 @@ export function createTrainingSystem(options: TrainingOptions): TrainingSystem {
     });
     learner.on('learner.stepped', (e) => {
       const metrics = orderMetrics(e.metrics);
-      runDir?.appendMetrics(metrics);
-      curriculum.send({ type: 'LEARNER.STEPPED', step: e.step });
+      curriculum.send({ type: 'LEARNER.STEPPED', step: e.step, metrics });
+      runDir?.appendMetrics({ ...metrics, ...decisionFields(curriculum.getSnapshot().context.lastDecision) });
       events.next({ type: 'learner.stepped', t: clock.now(), step: e.step, policyVersion: e.policyVersion, metrics });
+      for (const event of curriculumEvents.splice(0)) events.next(event);
     });
     learner.on('checkpoint.saved', (e) => events.next({ type: 'checkpoint.saved', t: clock.now(), step: e.step, path: e.path }));
     const trainStarted = performance.now();
@@ -204,7 +209,7 @@ export function createTrainingSystem(options: TrainingOptions): TrainingSystem {
     let evaluation: RolloutSummary | undefined;
     if (status === 'done' && config.evalEpisodes !== 0) {
       evaluation = await evaluate({
-        env, model: models.model, tokenizer: models.tokenizer, observation: config.observation, split: 'test',
+        env, model: models.model, tokenizer: models.tokenizer, observation: config.observation, context: contextOptions(config), split: 'test',
         ...(config.evalEpisodes !== 'all' ? { episodes: config.evalEpisodes } : {}),
         horizon: config.evalHorizon === 'default' ? env.spec.defaultHorizon : config.evalHorizon,
         temperature: config.evalTemperature, seed: config.seed, concurrency: config.concurrency,

@@ -19,4 +19,19 @@ export const benchmarks: readonly Benchmark[] = [
     description: 'learner tokens/s of the transformer on this backend vs PyTorch; decoding at batch 64 vs 1',
     run: async () => (await import('./transformer-step.ts')).runTransformerStepBench(),
   },
+  {
+    name: 'env-steps',
+    description: 'env steps/s of every registered env, in-process, random agent: bare env loop vs actor runtime',
+    run: async () => (await import('./env-steps.ts')).runEnvStepsBench(),
+  },
+  {
+    name: 'learner-step',
+    description: 'a GRPO learner step on BabyAI (npm start config): share of rollout vs learning, learner tokens/s',
+    run: async () => (await import('./learner-step.ts')).runLearnerStepBench(),
+  },
+  {
+    name: 'dashboard-overhead',
+    description: 'training and rollout throughput with no dashboard, a WebSocket client, and a Chromium page',
+    run: async () => (await import('./dashboard-overhead.ts')).runDashboardOverheadBench(),
+  },
 ];

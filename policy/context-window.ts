@@ -29,6 +29,14 @@ export interface WindowOptions {
   readonly refillFraction?: number;
   /** Instruction (first observation) tokens kept, from its start (default maxContext / 2). */
   readonly maxInstructionTokens?: number;
+  /**
+   * Past turns the model may read (default: as many as fit). When set, the layout is
+   * [<bos> instruction] then one block [<obs> obs_k <act> a_k… </act>] per turn, turn 0 included
+   * (the head is only the first `maxInstructionTokens` of obs 0, not the whole first view), and a
+   * window holds at most `historyTurns` past blocks. 0 makes the policy Markov: every decision
+   * reads the instruction and the current observation only, at the same positions every turn.
+   */
+  readonly historyTurns?: number;
 }
 
 /** A trajectory whose windows each satisfy the contract above. */
@@ -48,6 +56,7 @@ export class EpisodeContext {
   readonly #maxContext: number;
   readonly #refill: number;
   readonly #maxInstruction: number;
+  readonly #history: number | undefined;
   #headLength = 0;
   /** Start index (in the current window) of each turn block. */
   #turnStarts: number[] = [];
@@ -58,7 +67,11 @@ export class EpisodeContext {
     this.#maxContext = options.maxContext;
     this.#refill = options.refillFraction ?? 0.75;
     this.#maxInstruction = options.maxInstructionTokens ?? Math.floor(options.maxContext / 2);
+    this.#history = options.historyTurns;
     if (!(this.#refill > 0 && this.#refill <= 1)) throw new Error('refillFraction must be in (0, 1]');
+    if (this.#history !== undefined && !(Number.isInteger(this.#history) && this.#history >= 0)) {
+      throw new Error(`historyTurns must be an integer ≥ 0, got ${this.#history}`);
+    }
   }
 
   /** The current window's tokens (what the model reads). */
@@ -80,7 +93,12 @@ export class EpisodeContext {
    * tokens the action may take. Returns whether a new window started (the KV cache is invalid).
    */
   beginTurn(observation: readonly number[], budget: number): { readonly windowReset: boolean } {
-    if (!this.started) {
+    if (!this.started && this.#history !== undefined) {
+      const room = Math.min(this.#maxInstruction, this.#maxContext - budget - 4);
+      if (room < 1) throw new Error(`action budget ${budget} leaves no room in a context of ${this.#maxContext}`);
+      this.#push([BOS_ID, ...observation.slice(0, room)], 0);
+      this.#headLength = this.#current.tokens.length;
+    } else if (!this.started) {
       const room = Math.min(this.#maxInstruction, this.#maxContext - budget - 2);
       if (room < 1) throw new Error(`action budget ${budget} leaves no room in a context of ${this.#maxContext}`);
       this.#push([BOS_ID, ...observation.slice(0, room)], 0);
@@ -90,7 +108,8 @@ export class EpisodeContext {
       return { windowReset: false };
     }
     const block = [OBS_ID, ...observation, ACT_ID];
-    if (this.#current.tokens.length + block.length + budget <= this.#maxContext) {
+    const withinHistory = this.#history === undefined || this.#turnStarts.length <= this.#history;
+    if (withinHistory && this.#current.tokens.length + block.length + budget <= this.#maxContext) {
       this.#turnStarts.push(this.#current.tokens.length);
       this.#push(block, 0);
       return { windowReset: false };
@@ -130,6 +149,7 @@ export class EpisodeContext {
     // Keep turns from index k on: the smallest k that fits the refill target, else none.
     let k = this.#turnStarts.findIndex((start) => this.#headLength + (len - start) + need <= target);
     if (k < 0) k = this.#turnStarts.length;
+    if (this.#history !== undefined) k = Math.max(k, this.#turnStarts.length - this.#history);
     const keepFrom = this.#turnStarts[k] ?? len;
     const room = this.#maxContext - budget - this.#headLength - 2;
     if (room < 0) throw new Error(`action budget ${budget} leaves no room in a context of ${this.#maxContext}`);

@@ -25,6 +25,10 @@ export interface TransformerPolicyOptions {
   readonly maxActionTokens: number;
   /** See context-window.ts (default 0.75). */
   readonly refillFraction: number;
+  /** Past turns the model reads (context-window.ts; default: as many as fit). */
+  readonly historyTurns?: number;
+  /** Tokens of the first observation kept as the instruction (default maxContext / 2). */
+  readonly instructionTokens?: number;
   readonly name: string;
 }
 
@@ -143,7 +147,12 @@ export class TransformerPolicy implements Policy {
     }
     if (episode === undefined) {
       episode = {
-        context: new EpisodeContext({ maxContext: this.model.config.maxContext, refillFraction: this.options.refillFraction }),
+        context: new EpisodeContext({
+          maxContext: this.model.config.maxContext,
+          refillFraction: this.options.refillFraction,
+          ...(this.options.historyTurns !== undefined ? { historyTurns: this.options.historyTurns } : {}),
+          ...(this.options.instructionTokens !== undefined ? { maxInstructionTokens: this.options.instructionTokens } : {}),
+        }),
         cache: undefined,
       };
       this.#episodes.set(request.episodeId, episode);

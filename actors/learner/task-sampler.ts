@@ -11,6 +11,7 @@ const TASKS_STREAM = 0x7a5c;
 
 export function tasksForStep(tasks: readonly string[], n: number, seed: number, step: number): string[] {
   if (!(Number.isInteger(n) && n >= 1)) throw new Error(`tasks per step must be a positive integer, got ${n}`);
+  if (tasks.length === 0) throw new Error('the env lists no train tasks to learn from');
   const rng = mulberry32(deriveSeed(seed, step, TASKS_STREAM));
   const order = tasks.map((_, i) => i);
   const take = Math.min(n, order.length);

@@ -13,7 +13,7 @@ import { Transformer } from '../../policy/transformer/transformer.ts';
 import { decodeWeights } from '../../policy/transformer/weights-io.ts';
 import { CheckpointError } from '../checkpoint/format.ts';
 import { readCheckpoint } from '../checkpoint/read.ts';
-import type { TrainingConfig } from './config.ts';
+import { contextOptions, type TrainingConfig } from './config.ts';
 
 export interface CheckpointAgent {
   readonly policy: FilteredPolicy;
@@ -43,7 +43,7 @@ export async function loadCheckpointAgent(
     tf.dispose(Object.values(tensors));
   }
   const temperature = options.temperature ?? config.evalTemperature ?? 1;
-  const inner = new TransformerPolicy(model, tokenizer, { temperature, name: `checkpoint@${data.state.step}` });
+  const inner = new TransformerPolicy(model, tokenizer, { temperature, name: `checkpoint@${data.state.step}`, ...contextOptions(config) });
   return {
     policy: new FilteredPolicy(inner, config.observation ?? 'full'),
     config,

@@ -44,6 +44,10 @@ export interface TrainingConfig {
   readonly observation: ObservationFilter;
   /** GRPO/RLOO: skip groups whose rewards are all equal. */
   readonly dropUninformative: boolean;
+  /** Past turns the policy reads (policy/context-window.ts); 'all' = as many as fit. */
+  readonly historyTurns: number | 'all';
+  /** Tokens of the first observation kept as the instruction; 'auto' = maxContext / 2. */
+  readonly instructionTokens: number | 'auto';
   readonly maxVocab: number;
   /** Train tasks whose oracle and random rollouts make the tokenizer's corpus. */
   readonly corpusTasks: number;
@@ -73,6 +77,8 @@ export const trainingDefaults = {
   seed: 0,
   observation: 'no-action-list' as ObservationFilter,
   dropUninformative: true,
+  historyTurns: 'all' as const,
+  instructionTokens: 'auto' as const,
   maxVocab: 512,
   corpusTasks: 72,
   concurrency: 64,
@@ -90,6 +96,20 @@ function positiveInt(name: string, value: number): number {
 function nonNegative(name: string, value: number): number {
   if (!(Number.isFinite(value) && value >= 0)) throw new Error(`${name} must be a number ≥ 0, got ${value}`);
   return value;
+}
+
+function allOr<K extends string>(name: string, value: number | K, word: K, min: number): number | K {
+  if (value === word) return value;
+  if (!(Number.isInteger(value) && (value as number) >= min)) throw new Error(`${name} must be "${word}" or an integer ≥ ${min}, got ${String(value)}`);
+  return value;
+}
+
+/** The context options of a TransformerPolicy for a run's config (old checkpoints lack them). */
+export function contextOptions(config: Partial<Pick<TrainingConfig, 'historyTurns' | 'instructionTokens'>>): { historyTurns?: number; instructionTokens?: number } {
+  return {
+    ...(typeof config.historyTurns === 'number' ? { historyTurns: config.historyTurns } : {}),
+    ...(typeof config.instructionTokens === 'number' ? { instructionTokens: config.instructionTokens } : {}),
+  };
 }
 
 export function resolveConfig(env: string, options: TrainingOptionsConfig & { readonly steps: number }): TrainingConfig {
@@ -119,6 +139,8 @@ export function resolveConfig(env: string, options: TrainingOptionsConfig & { re
     stdNorm: options.stdNorm ?? learnerDefaults.stdNorm,
     observation: parseObservationFilter(options.observation ?? trainingDefaults.observation),
     dropUninformative: options.dropUninformative ?? trainingDefaults.dropUninformative,
+    historyTurns: allOr('historyTurns', options.historyTurns ?? trainingDefaults.historyTurns, 'all', 0),
+    instructionTokens: allOr('instructionTokens', options.instructionTokens ?? trainingDefaults.instructionTokens, 'auto', 1),
     maxVocab: positiveInt('maxVocab', options.maxVocab ?? trainingDefaults.maxVocab),
     corpusTasks: positiveInt('corpusTasks', options.corpusTasks ?? trainingDefaults.corpusTasks),
     concurrency: positiveInt('concurrency', options.concurrency ?? trainingDefaults.concurrency),
@@ -135,6 +157,12 @@ export function resolveConfig(env: string, options: TrainingOptionsConfig & { re
   return config;
 }
 
+function canonicalSchedule(schedule: string | Schedule): string {
+  if (typeof schedule === 'object') return formatSchedule(schedule);
+  const parsed = parseSchedule(schedule);
+  return parsed.ok ? formatSchedule(parsed.value) : schedule;
+}
+
 /**
  * The checkpoint's config with the caller's allowed overrides; any other field the caller set to
  * a different value is a CKPT_INCOMPATIBLE error naming it.
@@ -149,7 +177,8 @@ export function resumeConfig(saved: TrainingConfig, env: string, options: Traini
       next[key] = value;
       continue;
     }
-    const normalised = key === 'schedule' && typeof value === 'object' ? formatSchedule(value as Schedule) : value;
+    // Schedules compare in canonical form: `adaptive:min=6,max=20` is the checkpoint's `adaptive:min=6,max=20,step=7,…`.
+    const normalised = key === 'schedule' ? canonicalSchedule(value as string | Schedule) : value;
     if (JSON.stringify(normalised) !== JSON.stringify(saved[key])) {
       conflicts.push(`${key} ${JSON.stringify(normalised)} (checkpoint: ${JSON.stringify(saved[key])})`);
     }

@@ -17,6 +17,8 @@ export interface EvaluateOptions {
   readonly model: Transformer;
   readonly tokenizer: Tokenizer;
   readonly observation: ObservationFilter;
+  /** Context options of the run (training/config.ts contextOptions). */
+  readonly context?: { readonly historyTurns?: number; readonly instructionTokens?: number };
   readonly split: Split;
   /** Default: the whole split. */
   readonly episodes?: number;
@@ -29,7 +31,7 @@ export interface EvaluateOptions {
 }
 
 export async function evaluate(options: EvaluateOptions): Promise<RolloutSummary> {
-  const inner = new TransformerPolicy(options.model, options.tokenizer, { temperature: options.temperature, name: options.name ?? 'transformer' });
+  const inner = new TransformerPolicy(options.model, options.tokenizer, { temperature: options.temperature, name: options.name ?? 'transformer', ...options.context });
   const policy = new FilteredPolicy(inner, options.observation);
   const system = createRolloutSystem({
     env: options.env,

@@ -1,32 +1,44 @@
 import type { Command } from 'commander';
 import { createRolloutSystem } from '../../actors/rollout-system.ts';
+import { babyaiStart } from '../../actors/training/presets.ts';
 import { getEnv } from '../../envs/index.ts';
+import type { RolloutSummary } from '../../streams/events.ts';
 import { percent, table } from '../output.ts';
+import { defaultRunDir, runTraining } from './train.ts';
 
 /**
- * `npm start`: the main job with defaults that work out of the box. Until the learner lands it
- * runs the BabyAI test split with the random baseline and the oracle, side by side.
+ * `npm start`: trains the transformer agent from scratch with GRPO on BabyAI under a
+ * ScalingInter horizon schedule sized for about 10 minutes on 2 cores, evaluates it on the test
+ * split, and prints it next to the random baseline (same split, seed and horizon).
  */
+
 export function registerStart(program: Command): void {
   program
     .command('start', { isDefault: true })
-    .description('the main job with working defaults (npm start): BabyAI test split, random baseline vs oracle')
-    .action(async () => {
+    .description('the main job with working defaults (npm start): train GRPO on BabyAI (~10 min on 2 cores), evaluate, compare with random')
+    .option('--out <dir>', 'run directory (default runs/<timestamp>)')
+    .action(async (options: { out?: string }) => {
       const env = getEnv('babyai');
-      const rows: string[][] = [];
-      for (const agent of ['random', 'oracle'] as const) {
-        process.stderr.write(`running ${env.spec.splits.test} BabyAI test episodes with the ${agent} agent…\n`);
-        const summary = await createRolloutSystem({ env, agent, split: 'test', seed: 0, concurrency: 32 }).run();
-        rows.push([
-          agent,
-          String(summary.episodes),
-          percent(summary.successRate),
-          summary.meanReward.toFixed(3),
-          summary.meanTurns.toFixed(2),
-          String(summary.outcomes.aborted),
-        ]);
+      const out = options.out ?? defaultRunDir();
+      const { schedule, steps } = babyaiStart;
+      process.stderr.write(`training GRPO on BabyAI from scratch: ${steps} learner steps, horizon schedule ${String(schedule)}, run dir ${out}\n`);
+      const trained = await runTraining({ ...babyaiStart, env, out });
+      if (trained.evaluation === undefined) {
+        console.log(`training ${trained.status} after step ${trained.steps}; no evaluation. Run dir: ${trained.out}`);
+        return;
       }
-      console.log(table([['agent', 'episodes', 'success', 'mean reward', 'mean turns', 'aborted'], ...rows]));
-      console.log('\nNext: `npx actorgym rollout --help`, `npx actorgym serve babyai`, docs/protocol.md');
+      const horizon = trained.evaluation.horizon;
+      process.stderr.write(`running the random baseline on the ${env.spec.splits.test} test tasks (horizon ${horizon})…\n`);
+      const random = await createRolloutSystem({ env, agent: 'random', split: 'test', seed: 0, concurrency: 32, schedule: `fixed:${horizon}` }).run();
+      const row = (name: string, s: Omit<RolloutSummary, 'results'>) => [
+        name, String(s.episodes), percent(s.successRate), s.meanReward.toFixed(3), s.meanTurns.toFixed(2), String(s.outcomes.aborted),
+      ];
+      console.log(`\nBabyAI test split, horizon ${horizon}, seed 0\n` + table([
+        ['agent', 'episodes', 'success', 'mean reward', 'mean turns', 'aborted'],
+        row(`GRPO transformer (${trained.steps} steps, ${trained.trainSeconds.toFixed(0)} s)`, trained.evaluation),
+        row('random', random),
+      ]));
+      console.log(`\nrun dir:    ${trained.out}\ncheckpoint: ${trained.checkpoint}\nmetrics:    ${trained.metricsFile} (one line per learner step)\n` +
+        `trajectories: ${trained.out}/trajectories/\n\nNext: npx actorgym eval --checkpoint ${trained.out} --json · npx actorgym train --help`);
     });
 }

@@ -1,16 +1,19 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { createTrainingSystem, type TrainingOptions, type TrainingSummary } from '../../actors/training-system.ts';
 import type { TrainingOptionsConfig } from '../../actors/training/config.ts';
+import { getPreset, presets } from '../../actors/training/presets.ts';
 import { ALGORITHMS } from '../../algorithms/index.ts';
 import { resolveEnvDefinition } from '../../envs/index.ts';
 import { BACKEND_PREFERENCES, type BackendPreference } from '../../policy/backend.ts';
 import { OBSERVATION_FILTERS, type ObservationFilter } from '../../policy/observation-filter.ts';
 import { nonNegativeInt, percent, positiveInt, printJson, table } from '../output.ts';
 import { showTrainingProgress } from '../training-progress.ts';
+import { addDashboardOptions, serveTrainingDashboard, type DashboardCliOptions } from './dashboard.ts';
 
-interface TrainCliOptions {
+interface TrainCliOptions extends DashboardCliOptions {
   env: string;
-  steps: number;
+  steps?: number;
+  preset?: string;
   out?: string;
   resume?: string;
   backend: BackendPreference;
@@ -33,6 +36,8 @@ interface TrainCliOptions {
   checkpointEvery?: number;
   observation?: ObservationFilter;
   stdNorm?: boolean;
+  historyTurns?: number;
+  instructionTokens?: number;
   dModel?: number;
   layers?: number;
   heads?: number;
@@ -76,19 +81,19 @@ function givenConfig(command: Command, o: TrainCliOptions): TrainingOptionsConfi
   return {
     ...pick('algo'), ...pick('schedule'), ...pick('seed'), ...pick('tasksPerStep'), ...pick('groupSize'), ...pick('concurrency'),
     ...pick('lr'), ...pick('epochs'), ...pick('minibatch'), ...pick('temperature'), ...pick('klCoef'), ...pick('entropyCoef'),
-    ...pick('checkpointEvery'), ...pick('observation'), ...pick('stdNorm'), ...pick('evalEpisodes'), ...pick('evalTemperature'), ...pick('evalHorizon'),
+    ...pick('checkpointEvery'), ...pick('observation'), ...pick('stdNorm'), ...pick('historyTurns'), ...pick('instructionTokens'), ...pick('evalEpisodes'), ...pick('evalTemperature'), ...pick('evalHorizon'),
     ...(Object.keys(model).length > 0 ? { model } : {}),
   } as TrainingOptionsConfig;
 }
 
 export function registerTrain(program: Command): void {
-  program
-    .command('train')
+  addDashboardOptions(program.command('train'))
     .description('train the transformer agent with RL on an env; checkpoints, metrics.jsonl and trajectories go to --out')
     .option('--env <id>', 'environment id', 'babyai')
     .addOption(new Option('--algo <algo>', `algorithm: ${ALGORITHMS.join(' | ')} (default grpo)`))
-    .option('--schedule <schedule>', 'horizon schedule: fixed:N or scaling:[h0,h1,…]@STEPS (default scaling:[6,13,20]@100)')
-    .requiredOption('--steps <n>', 'learner steps of the whole run (a resumed run continues up to this step)', positiveInt('--steps'))
+    .option('--schedule <schedule>', 'horizon schedule: fixed:N, scaling:[h0,h1,…]@STEPS or adaptive:min=A,max=B[,step=S,window=W,trunc=T] (docs/curriculum.md; default scaling:[6,13,20]@100)')
+    .option('--steps <n>', 'learner steps of the whole run (a resumed run continues up to this step); required unless --preset gives it', positiveInt('--steps'))
+    .option('--preset <name>', `start from a named configuration (${Object.keys(presets).join(', ')}); other options override it`)
     .option('--out <dir>', 'run directory (default runs/<timestamp>, or the resumed run\'s)')
     .option('--resume <dir>', 'continue a run exactly from its checkpoint (a run directory or a checkpoint directory)')
     .option('--seed <n>', 'run seed (default 0)', nonNegativeInt('--seed'))
@@ -104,6 +109,8 @@ export function registerTrain(program: Command): void {
     .option('--entropy-coef <c>', 'entropy bonus (default 1e-3)', nonNegativeNumber('--entropy-coef'))
     .option('--checkpoint-every <k>', 'checkpoint every K steps, 0 = only at the end (default 25)', nonNegativeInt('--checkpoint-every'))
     .addOption(new Option('--observation <filter>', 'what the model reads of an observation (default no-action-list)').choices(OBSERVATION_FILTERS as unknown as string[]))
+    .option('--history-turns <n>', 'past turns the policy reads, 0 = instruction and current observation only (default: as many as fit)', nonNegativeInt('--history-turns'))
+    .option('--instruction-tokens <n>', 'tokens of the first observation kept as the instruction (default: half the context)', positiveInt('--instruction-tokens'))
     .option('--no-std-norm', 'GRPO without dividing by the group std (Dr. GRPO)')
     .option('--d-model <n>', 'transformer width (default 128)', positiveInt('--d-model'))
     .option('--layers <n>', 'transformer layers (default 2)', positiveInt('--layers'))
@@ -120,15 +127,19 @@ export function registerTrain(program: Command): void {
       const token = options.token ?? process.env.ACTORGYM_TOKEN;
       const env = await resolveEnvDefinition({ env: options.env, remote: options.remote, token });
       const out = options.out ?? (options.resume === undefined ? defaultRunDir() : undefined);
+      const preset = options.preset !== undefined ? getPreset(options.preset) : undefined;
+      const steps = options.steps ?? preset?.steps;
+      if (steps === undefined) command.error("error: required option '--steps <n>' not specified (or give --preset)");
       const trainingOptions: TrainingOptions = {
+        ...preset,
         env,
-        steps: options.steps,
+        steps,
         backend: options.backend,
         ...(out !== undefined ? { out } : {}),
         ...(options.resume !== undefined ? { resume: options.resume } : {}),
         ...givenConfig(command, options),
       };
-      const summary = await runTraining(trainingOptions);
+      const summary = await runTraining(trainingOptions, options);
       if (options.json) printJson(summary);
       else printTrainingSummary(summary);
       const close = (env as { close?: () => Promise<void> }).close;
@@ -137,8 +148,9 @@ export function registerTrain(program: Command): void {
 }
 
 /** Runs a training system with progress on stderr and SIGINT as a graceful stop; shared with `start`. */
-export async function runTraining(options: TrainingOptions): Promise<TrainingSummary> {
+export async function runTraining(options: TrainingOptions, dashboardOptions: DashboardCliOptions = {}): Promise<TrainingSummary> {
   const training = createTrainingSystem(options);
+  const dashboard = await serveTrainingDashboard(training.events, dashboardOptions);
   const progress = showTrainingProgress(training.events, options.steps);
   const interrupt = () => training.stop('interrupted (SIGINT)');
   process.once('SIGINT', interrupt);
@@ -147,6 +159,7 @@ export async function runTraining(options: TrainingOptions): Promise<TrainingSum
   } finally {
     process.off('SIGINT', interrupt);
     progress.unsubscribe();
+    await dashboard.close();
   }
 }
 

@@ -45,13 +45,22 @@ describe('actorgym train / eval / rollout --agent checkpoint (smoke)', () => {
   });
 
   it('explains bad input: unknown algorithm or schedule, a missing or corrupt checkpoint', async () => {
-    const algo = await runCli(['train', '--steps', '1', '--algo', 'dqn', '--out', path.join(dir, 'x')]);
+    // Independent child processes: run them side by side.
+    const [algo, schedule, preset, noSteps, missing] = await Promise.all([
+      runCli(['train', '--steps', '1', '--algo', 'dqn', '--out', path.join(dir, 'x')]),
+      runCli(['train', '--steps', '1', '--schedule', 'scaling:[6,x]@3', '--out', path.join(dir, 'y')]),
+      runCli(['train', '--preset', 'nope', '--out', path.join(dir, 'z')]),
+      runCli(['train', '--out', path.join(dir, 'w')]),
+      runCli(['eval', '--checkpoint', path.join(dir, 'nowhere'), '--json']),
+    ]);
     expect(algo.code).toBe(1);
     expect(algo.stderr).toMatch(/unknown algorithm "dqn"; known: grpo, ppo, reinforce\+\+, rloo/);
-    const schedule = await runCli(['train', '--steps', '1', '--schedule', 'scaling:[6,x]@3', '--out', path.join(dir, 'y')]);
     expect(schedule.code).toBe(1);
     expect(schedule.stderr).toMatch(/horizon "x" is not a positive integer/);
-    const missing = await runCli(['eval', '--checkpoint', path.join(dir, 'nowhere'), '--json']);
+    expect(preset.code).toBe(1);
+    expect(preset.stderr).toMatch(/unknown preset "nope"; expected one of babyai-start/);
+    expect(noSteps.code).toBe(1);
+    expect(noSteps.stderr).toMatch(/required option '--steps <n>' not specified \(or give --preset\)/);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toMatch(/CKPT_MISSING: no checkpoint at .*nowhere/);
     const manifest = path.join(dir, 'run', 'checkpoint', 'manifest.json');
@@ -59,5 +68,5 @@ describe('actorgym train / eval / rollout --agent checkpoint (smoke)', () => {
     const corrupt = await runCli(['rollout', '--env', 'babyai', '--agent', `checkpoint:${path.join(dir, 'run')}`, '--episodes', '1']);
     expect(corrupt.code).toBe(1);
     expect(corrupt.stderr).toMatch(/CKPT_CORRUPT: .*\.(bin|json) fails its checksum/);
-  });
+  }, 180_000);
 });

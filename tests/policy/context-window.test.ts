@@ -61,4 +61,39 @@ describe('EpisodeContext', () => {
     c.beginTurn([7], 2);
     expect(c.trajectory()).toBeUndefined();
   });
+
+  it('with historyTurns 0, reads the instruction and the current observation only, at the same positions every turn', () => {
+    const c = new EpisodeContext({ maxContext: 100, historyTurns: 0, maxInstructionTokens: 2 });
+    expect(c.beginTurn([10, 11, 12], 4).windowReset).toBe(false);
+    c.appendAction([20, END_ACT_ID], [-1, -2]);
+    expect(c.beginTurn([13, 14, 15], 4).windowReset).toBe(true);
+    c.appendAction([21, END_ACT_ID], [-3, -4]);
+    const t = c.trajectory()!;
+    expect(t.windows.map((w) => w.tokens)).toEqual([
+      [BOS_ID, 10, 11, OBS_ID, 10, 11, 12, ACT_ID, 20, END_ACT_ID],
+      [BOS_ID, 10, 11, OBS_ID, 13, 14, 15, ACT_ID, 21, END_ACT_ID],
+    ]);
+    expect(t.windows.map((w) => w.mask)).toEqual([
+      [0, 0, 0, 0, 0, 0, 0, 0, 1, 1],
+      [0, 0, 0, 0, 0, 0, 0, 0, 1, 1],
+    ]);
+  });
+
+  it('with historyTurns 1, keeps exactly the previous turn block', () => {
+    const c = new EpisodeContext({ maxContext: 100, historyTurns: 1, maxInstructionTokens: 1 });
+    c.beginTurn([10], 4);
+    c.appendAction([20, END_ACT_ID], [-1, -1]);
+    expect(c.beginTurn([11], 4).windowReset).toBe(false);
+    c.appendAction([21, END_ACT_ID], [-1, -1]);
+    expect(c.beginTurn([12], 4).windowReset).toBe(true);
+    c.appendAction([22, END_ACT_ID], [-1, -1]);
+    expect(c.tokens).toEqual([BOS_ID, 10, OBS_ID, 11, ACT_ID, 21, END_ACT_ID, OBS_ID, 12, ACT_ID, 22, END_ACT_ID]);
+    // Every sampled token is trained once: the carried-over action is context in the new window.
+    expect(c.trajectory()!.windows.map((w) => w.mask.reduce((a, b) => a + b, 0))).toEqual([4, 2]);
+  });
+
+  it('rejects a negative or fractional historyTurns', () => {
+    expect(() => new EpisodeContext({ maxContext: 100, historyTurns: -1 })).toThrow(/historyTurns/);
+    expect(() => new EpisodeContext({ maxContext: 100, historyTurns: 0.5 })).toThrow(/historyTurns/);
+  });
 });
