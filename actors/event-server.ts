@@ -6,7 +6,10 @@
  */
 import type { Observable, Subscription } from 'rxjs';
 import { WebSocket, type RawData } from 'ws';
-import type { RunEvent } from '../streams/events.ts';
+import type { TrainingEvent } from '../streams/training-events.ts';
+
+/** Rollout events, or a training run's (which include them). */
+type StreamEvent = TrainingEvent;
 import { encodeError } from '../streams/wire/env-codec.ts';
 import { decodeSubscribe, encodeEvent, END_FRAME, SUBSCRIBED_FRAME } from '../streams/wire/event-codec.ts';
 import {
@@ -22,7 +25,7 @@ export interface EventServerOptions {
   readonly port: number;
   /** Default `127.0.0.1`. */
   readonly host?: string;
-  readonly events: Observable<RunEvent>;
+  readonly events: Observable<StreamEvent>;
   readonly token?: string;
   /** Ping interval (ms); 0 disables. Default 30 000. */
   readonly heartbeatMs?: number;
@@ -62,9 +65,9 @@ export async function startEventServer(options: EventServerOptions): Promise<Eve
   const subscriptions = new Map<WebSocket, Subscription | undefined>();
   let dropped = 0;
   // Subscribers of a hot stream get the same event one after the other: serialise it once.
-  let lastEvent: RunEvent | undefined;
+  let lastEvent: StreamEvent | undefined;
   let lastText = '';
-  const textOf = (event: RunEvent): string => {
+  const textOf = (event: StreamEvent): string => {
     if (event !== lastEvent) {
       lastEvent = event;
       lastText = encodeEvent(event);
@@ -79,7 +82,7 @@ export async function startEventServer(options: EventServerOptions): Promise<Eve
     else ws.send(text);
   };
 
-  const deliver = (ws: WebSocket, event: RunEvent): void => {
+  const deliver = (ws: WebSocket, event: StreamEvent): void => {
     if (LOSSY_TYPES.has(event.type) && ws.bufferedAmount > lossyBytes) {
       dropped++;
       return;

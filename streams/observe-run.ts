@@ -11,7 +11,7 @@
  */
 import { Observable } from 'rxjs';
 import { WebSocket, type RawData } from 'ws';
-import type { RunEvent, RunEventType } from './events.ts';
+import type { TrainingEvent } from './training-events.ts';
 import type { WireErrorCode } from './wire/errors.ts';
 import { decodeEventServerFrame, encodeSubscribe } from './wire/event-codec.ts';
 import { CLIENT_MAX_PAYLOAD, CloseCode, CONNECT_TIMEOUT_MS } from './wire/limits.ts';
@@ -21,7 +21,7 @@ export interface ObserveRunOptions {
   /** Bearer token, sent as `Authorization: Bearer <token>`. */
   readonly token?: string;
   /** Only these event types; all when absent. */
-  readonly types?: readonly RunEventType[];
+  readonly types?: readonly TrainingEvent['type'][];
   /** Opening handshake deadline (ms). Default 10 000. */
   readonly connectTimeoutMs?: number;
   /** Largest inbound frame (bytes). Default 16 MiB. */
@@ -50,8 +50,8 @@ export class ObserveRunError extends Error {
   }
 }
 
-export function observeRun(url: string, options: ObserveRunOptions = {}): Observable<RunEvent> {
-  return new Observable<RunEvent>((subscriber) => {
+export function observeRun(url: string, options: ObserveRunOptions = {}): Observable<TrainingEvent> {
+  return new Observable<TrainingEvent>((subscriber) => {
     const ws = openWebSocket(url, {
       token: options.token,
       connectTimeoutMs: options.connectTimeoutMs ?? CONNECT_TIMEOUT_MS,

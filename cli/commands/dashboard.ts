@@ -69,7 +69,7 @@ export async function serveTrainingDashboard(events: Observable<TrainingEvent>, 
   if (options.eventsPort !== undefined) {
     // The event server's type is RunEvent; training events are JSON the same way and observers skip types they do not know.
     const host = options.dashboardHost !== undefined ? { host: options.dashboardHost } : {};
-    const server = await startEventServer({ port: options.eventsPort, events: events as Observable<RunEvent>, ...host }).catch(async (error: unknown) => {
+    const server = await startEventServer({ port: options.eventsPort, events, ...host }).catch(async (error: unknown) => {
       await Promise.all(closers.map((close) => close()));
       throw error;
     });

@@ -1,6 +1,6 @@
 /** Encoding and decoding of event stream frames (docs/protocol.md#event-stream). */
 import type { RawData } from 'ws';
-import type { RunEvent, RunEventType } from '../events.ts';
+import type { TrainingEvent } from '../training-events.ts';
 import { decodeJson, decodeWith, type Decoded } from './decode.ts';
 import {
   EventServerFrameSchema,
@@ -15,11 +15,11 @@ const SERVER_OPS: ReadonlySet<string> = new Set(['subscribed', 'event', 'end', '
 export const SUBSCRIBED_FRAME = '{"op":"subscribed"}';
 export const END_FRAME = '{"op":"end"}';
 
-export function encodeEvent(event: RunEvent): string {
+export function encodeEvent(event: TrainingEvent): string {
   return `{"op":"event","event":${JSON.stringify(event)}}`;
 }
 
-export function encodeSubscribe(types?: readonly RunEventType[]): string {
+export function encodeSubscribe(types?: readonly TrainingEvent['type'][]): string {
   return JSON.stringify(types === undefined ? { op: 'subscribe' } : { op: 'subscribe', types });
 }
 

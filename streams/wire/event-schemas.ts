@@ -5,6 +5,9 @@
  */
 import { z } from 'zod';
 import type { RunEvent, RunEventType } from '../events.ts';
+import type { TrainingEvent } from '../training-events.ts';
+
+type TrainingEventType = TrainingEvent['type'];
 import { ErrorFrameSchema, RequestIdSchema } from './env-schemas.ts';
 
 const split = z.enum(['train', 'test']);
@@ -93,18 +96,46 @@ void _schemaMatchesType;
 
 export const RunEventSchema: z.ZodType<RunEvent> = RunEventUnion;
 
+/**
+ * The learner's own events on a training run's stream (streams/training-events.ts). Their type
+ * and time are checked; their payloads (metrics records, summaries) pass through as sent, since
+ * they grow with the learner and an observer reads them as data, not as commands.
+ */
+export const TRAINING_EVENT_TYPES = [
+  'training.started',
+  'learner.stepped',
+  'curriculum.decided',
+  'checkpoint.saved',
+  'evaluation.finished',
+  'training.finished',
+] as const satisfies readonly TrainingEventType[];
+const _everyTrainingTypeListed: [Exclude<TrainingEventType, RunEventType | (typeof TRAINING_EVENT_TYPES)[number]>] extends [never] ? true : false = true;
+void _everyTrainingTypeListed;
+
+const LearnerEventSchema = z.discriminatedUnion(
+  'type',
+  TRAINING_EVENT_TYPES.map((type) => z.looseObject({ type: z.literal(type), t: z.number() })) as unknown as [
+    z.ZodObject<{ type: z.ZodLiteral<string>; t: z.ZodNumber }>,
+  ],
+);
+
+/** Any event of a rollout or training run's stream. */
+export const StreamEventSchema = z.union([RunEventSchema, LearnerEventSchema]) as unknown as z.ZodType<TrainingEvent>;
+
+export const STREAM_EVENT_TYPES = [...RUN_EVENT_TYPES, ...TRAINING_EVENT_TYPES] as const;
+
 /** Observer → event server. `types` absent means every type. */
 export const SubscribeFrameSchema = z.object({
   op: z.literal('subscribe'),
   id: RequestIdSchema.exactOptional(),
-  types: z.array(z.enum(RUN_EVENT_TYPES)).exactOptional(),
+  types: z.array(z.enum(STREAM_EVENT_TYPES)).exactOptional(),
 });
 export type SubscribeFrame = z.infer<typeof SubscribeFrameSchema>;
 
 /** Event server → observer. */
 export const EventServerFrameSchema = z.discriminatedUnion('op', [
   z.object({ op: z.literal('subscribed') }),
-  z.object({ op: z.literal('event'), event: RunEventSchema }),
+  z.object({ op: z.literal('event'), event: StreamEventSchema }),
   z.object({ op: z.literal('end') }),
   ErrorFrameSchema,
 ]);

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { from, lastValueFrom, Subject, toArray, type Observable } from 'rxjs';
 import { startEventServer, type EventServerHandle } from '../../actors/event-server.ts';
 import type { EpisodeFinished, RunEvent } from '../../streams/events.ts';
+import type { TrainingEvent } from '../../streams/training-events.ts';
 import { observeRun, ObserveRunError } from '../../streams/observe-run.ts';
 import { RawPeer, until } from './raw-peer.ts';
 
@@ -10,7 +11,7 @@ afterEach(async () => {
   for (const step of cleanup.splice(0).reverse()) await step();
 });
 
-async function serve(source: Observable<RunEvent>, extra: object = {}) {
+async function serve(source: Observable<TrainingEvent>, extra: object = {}) {
   const server = await startEventServer({ port: 0, events: source, ...extra });
   cleanup.push(() => server.close());
   return server;
@@ -66,6 +67,14 @@ describe('event server and observeRun', () => {
     await until(() => server.stats().connections === 0);
   });
 
+  it('carries a training run\'s learner events too, and filters them by type', async () => {
+    const stepped = { type: 'learner.stepped', t: 5, step: 1, metrics: { step: 1, successRate: 0.5, loss: 0.1 } } as unknown as TrainingEvent;
+    const events: TrainingEvent[] = [...runEvents(2), stepped];
+    const server = await serve(from(events));
+    expect(await lastValueFrom(observeRun(server.url).pipe(toArray()))).toEqual(events);
+    expect(await lastValueFrom(observeRun(server.url, { types: ['learner.stepped'] }).pipe(toArray()))).toEqual([stepped]);
+  });
+
   it('sends end right away to a subscriber of a completed (or cold, synchronous) source', async () => {
     const events = runEvents(3);
     const server = await serve(from(events));
@@ -75,7 +84,7 @@ describe('event server and observeRun', () => {
   it('closes the socket when the observer unsubscribes', async () => {
     const source = new Subject<RunEvent>();
     const server = await serve(source);
-    const seen: RunEvent[] = [];
+    const seen: TrainingEvent[] = [];
     const subscription = observeRun(server.url).subscribe((event) => seen.push(event));
     await subscribed(server);
     source.next(acted(1));
