@@ -4,6 +4,7 @@ import { loadCheckpointAgent } from '../../actors/training/checkpoint-agent.ts';
 import { resolveEnvDefinition } from '../../envs/index.ts';
 import type { Split } from '../../envs/contract.ts';
 import { BACKEND_PREFERENCES, type BackendPreference } from '../../policy/backend.ts';
+import { closeRemote } from '../close-remote.ts';
 import { nonNegativeInt, positiveInt, printJson } from '../output.ts';
 import { showRunProgress } from '../progress.ts';
 import { printRolloutSummary } from '../summary.ts';
@@ -66,7 +67,6 @@ export function registerEval(program: Command): void {
       agent.dispose();
       if (options.json) printJson(summary);
       else printRolloutSummary(summary);
-      const close = (env as { close?: () => Promise<void> }).close;
-      if (typeof close === 'function') await close.call(env);
+      await closeRemote(env);
     });
 }

@@ -3,10 +3,11 @@ import { createRolloutSystem } from '../../actors/rollout-system.ts';
 import { startEventServer } from '../../actors/event-server.ts';
 import { resolveEnvDefinition } from '../../envs/index.ts';
 import type { Split } from '../../envs/contract.ts';
-import type { RolloutSummary } from '../../streams/events.ts';
 import { resolveAgent } from '../agent-spec.ts';
-import { nonNegativeInt, percent, port, positiveInt, printJson, table } from '../output.ts';
+import { nonNegativeInt, port, positiveInt, printJson } from '../output.ts';
 import { showRunProgress } from '../progress.ts';
+import { closeRemote } from '../close-remote.ts';
+import { printRolloutSummary } from '../summary.ts';
 
 interface RolloutOptions {
   env: string;
@@ -72,7 +73,7 @@ export function registerRollout(program: Command): void {
       progress?.unsubscribe();
       await eventServer?.close();
       if (options.json) printJson(summary);
-      else printSummary(summary);
+      else printRolloutSummary(summary);
       if (summary.outcomes.aborted > 0) {
         process.stderr.write(
           `warning: ${summary.outcomes.aborted} episode(s) aborted by infrastructure failures (not scored); see outcomes.aborted\n`,
@@ -80,30 +81,4 @@ export function registerRollout(program: Command): void {
       }
       await closeRemote(env);
     });
-}
-
-async function closeRemote(env: object): Promise<void> {
-  const close = (env as { close?: () => Promise<void> }).close;
-  if (typeof close === 'function') await close.call(env);
-}
-
-function printSummary(summary: RolloutSummary): void {
-  const { outcomes } = summary;
-  console.log(
-    `${summary.env} ${summary.split} split, agent ${summary.agent}, seed ${summary.seed}, horizon ${summary.horizon}\n` +
-      table([
-        ['episodes', 'success', 'mean reward', 'mean turns', 'success', 'failure', 'truncated', 'aborted', 'steps/s'],
-        [
-          String(summary.episodes),
-          percent(summary.successRate),
-          summary.meanReward.toFixed(3),
-          summary.meanTurns.toFixed(2),
-          String(outcomes.success),
-          String(outcomes.failure),
-          String(outcomes.truncated),
-          String(outcomes.aborted),
-          summary.stepsPerSecond.toFixed(0),
-        ],
-      ]),
-  );
 }

@@ -6,6 +6,7 @@ import { ALGORITHMS } from '../../algorithms/index.ts';
 import { resolveEnvDefinition } from '../../envs/index.ts';
 import { BACKEND_PREFERENCES, type BackendPreference } from '../../policy/backend.ts';
 import { OBSERVATION_FILTERS, type ObservationFilter } from '../../policy/observation-filter.ts';
+import { closeRemote } from '../close-remote.ts';
 import { nonNegativeInt, percent, positiveInt, printJson, table } from '../output.ts';
 import { showTrainingProgress } from '../training-progress.ts';
 import { addDashboardOptions, serveTrainingDashboard, type DashboardCliOptions } from './dashboard.ts';
@@ -142,8 +143,7 @@ export function registerTrain(program: Command): void {
       const summary = await runTraining(trainingOptions, options);
       if (options.json) printJson(summary);
       else printTrainingSummary(summary);
-      const close = (env as { close?: () => Promise<void> }).close;
-      if (typeof close === 'function') await close.call(env);
+      await closeRemote(env);
     });
 }
 
