@@ -7,6 +7,7 @@ import { episodeMachine, type EpisodeEmitted, type EpisodeInput } from '../machi
 import type { AgentActed, EnvStepped } from '../streams/events.ts';
 import type { ActRequest } from '../policy/policy.ts';
 import type { AgentActorRef } from './agent.actor.ts';
+import type { CallDeadlines } from './call-deadlines.ts';
 import type { RunClock } from './clock.ts';
 import type { EnvActorRef } from './env.actor.ts';
 
@@ -14,17 +15,21 @@ export interface EpisodeEffects {
   /** The env slot an episode runs on (the run actor assigns one per running episode). */
   readonly envOf: (episodeId: string) => EnvActorRef;
   readonly agent: AgentActorRef;
+  /** Where each call's deadline is armed (one sweep per run). */
+  readonly deadlines: CallDeadlines;
 }
 
 /** Provided once per run; env slots are looked up by episode id, since context holds no refs. */
-export function episodeLogic({ envOf, agent }: EpisodeEffects) {
+export function episodeLogic({ envOf, agent, deadlines }: EpisodeEffects) {
   return episodeMachine.provide({
     actions: {
       callReset: ({ context: { input }, self }) => {
+        deadlines.arm(input, 'resetting', self);
         envOf(input.episodeId).send({ type: 'RESET', options: { taskId: input.taskId, seed: input.seed }, replyTo: self });
       },
       callAgent: ({ context, self }) => {
         const { input, turn, observation, availableActions } = context;
+        deadlines.arm(input, 'acting', self);
         // Built field by field, in the request's documented order, rather than with a conditional spread.
         const request: ActRequest = availableActions
           ? { episodeId: input.episodeId, turn, observation, availableActions, seed: input.seed }
@@ -32,6 +37,7 @@ export function episodeLogic({ envOf, agent }: EpisodeEffects) {
         agent.send({ type: 'ACT', request, replyTo: self });
       },
       callStep: ({ context, self }) => {
+        deadlines.arm(context.input, 'stepping', self);
         envOf(context.input.episodeId).send({ type: 'STEP', action: context.pendingDecision?.action ?? '', replyTo: self });
       },
     },

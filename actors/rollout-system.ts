@@ -21,6 +21,7 @@ import { RandomPolicy } from '../policy/random-policy.ts';
 import type { RolloutSummary, RunEvent } from '../streams/events.ts';
 import { errorMessage } from './abort-reason.ts';
 import { createAgentActor } from './agent.actor.ts';
+import { CallDeadlines, sweepPeriodMs } from './call-deadlines.ts';
 import { systemClock, type RunClock } from './clock.ts';
 import { createCurriculumActor, type CurriculumActorRef } from './curriculum.actor.ts';
 import { EnvPool, type EnvSlot } from './env-pool.ts';
@@ -119,7 +120,8 @@ export function createRolloutSystem(options: RolloutSystemOptions): RolloutSyste
   const agent = createAgentActor({ policy });
   const curriculum = createCurriculumActor({ schedule });
   const buffer = createActor(rolloutBufferMachine, { input: { groupSize: 1, capacity: episodes } }).start();
-  const logic = episodeLogic({ envOf: (id) => (slotOf.get(id) as EnvSlot).ref, agent });
+  const deadlines = new CallDeadlines(clock, sweepPeriodMs(envTimeoutMs, agentTimeoutMs));
+  const logic = episodeLogic({ envOf: (id) => (slotOf.get(id) as EnvSlot).ref, agent, deadlines });
   const slots: SlotSpec[] = Array.from({ length: episodes }, (_, slot) => {
     const taskId = tasks[slot % tasks.length] as string;
     return { slot, taskId, groupKey: `${slot}` };
@@ -195,6 +197,7 @@ export function createRolloutSystem(options: RolloutSystemOptions): RolloutSyste
     const envSlot = slotOf.get(output.episodeId);
     slotOf.delete(output.episodeId);
     running.delete(output.episodeId);
+    deadlines.disarm(output.episodeId);
     if (envSlot) pool.release(envSlot, output.outcome === 'aborted');
     agent.send({ type: 'RELEASE', episodeId: output.episodeId });
     buffer.send({ type: 'EPISODE.ENDED', output });
@@ -262,10 +265,12 @@ export function createRolloutSystem(options: RolloutSystemOptions): RolloutSyste
               ledger: buffer.getSnapshot().context.counts,
               });
             } catch (error) {
+              deadlines.stop();
               pool.closeAll();
               reject(error instanceof Error ? error : new Error(String(error)));
               return;
             }
+            deadlines.stop();
             events.next({ type: 'run.finished', t: clock.now(), runId, summary });
             events.complete();
             agent.stop();
@@ -275,6 +280,7 @@ export function createRolloutSystem(options: RolloutSystemOptions): RolloutSyste
             resolve(summary);
           },
           error: (error) => {
+            deadlines.stop();
             events.error(error);
             pool.closeAll();
             reject(error instanceof Error ? error : new Error(String(error)));

@@ -2,7 +2,11 @@
  * One episode as a statechart: `idle → resetting → acting → stepping → acting … → finished`.
  * Pure: the env and agent calls are named actions (`callReset`, `callAgent`, `callStep`) that the
  * actors layer implements with `.provide(...)`; their results come back as events. Every call has
- * a deadline (`after`), so a hung env or policy ends the episode as `aborted`, never as a failure.
+ * a deadline (`CALL_DEADLINES`), so a hung env or policy ends the episode as `aborted`, never as a
+ * failure. The deadlines are data rather than `after` transitions: the actors layer enforces them
+ * with one sweep per run, and a passed one comes back as ENV.FAILED / AGENT.FAILED with a timeout
+ * reason. (An `after` costs xstate a scheduled and a cancelled event on every state entry, about
+ * a fifth of the runtime's overhead per step, measured in bench/runtime.ts.)
  *
  * This machine runs twice per env step for every running episode, so each transition does one
  * `assign` over a small context: the static input stays in one nested object and the turns are
@@ -123,7 +127,23 @@ export function turnsToArray(turns: TurnList): EpisodeTurn[] {
   return out.reverse();
 }
 
-const abortWith = (reason: AbortReason, error: string) => ({ type: 'abortFrom' as const, params: { reason, error } });
+/** A state that waits on a call, and what its deadline is. */
+export interface CallDeadline {
+  /** The failure event a passed deadline is reported as. */
+  readonly failure: 'ENV.FAILED' | 'AGENT.FAILED';
+  readonly reason: Extract<AbortReason, 'env_timeout' | 'agent_timeout'>;
+  readonly timeoutMs: (input: EpisodeInput) => number;
+  readonly error: string;
+}
+
+export type CallState = 'resetting' | 'acting' | 'stepping';
+
+/** The deadline of each call: the env's for reset and step, the agent's for a decision. */
+export const CALL_DEADLINES: Readonly<Record<CallState, CallDeadline>> = {
+  resetting: { failure: 'ENV.FAILED', reason: 'env_timeout', timeoutMs: (input) => input.envTimeoutMs, error: 'env reset passed its deadline' },
+  acting: { failure: 'AGENT.FAILED', reason: 'agent_timeout', timeoutMs: (input) => input.agentTimeoutMs, error: 'agent passed its deadline' },
+  stepping: { failure: 'ENV.FAILED', reason: 'env_timeout', timeoutMs: (input) => input.envTimeoutMs, error: 'env step passed its deadline' },
+};
 
 export const episodeMachine = setup({
   types: {
@@ -153,10 +173,6 @@ export const episodeMachine = setup({
   guards: {
     settles: ({ context }, step: Stepped) => settledBy(context, step) !== undefined,
   },
-  delays: {
-    envDeadline: ({ context }) => context.input.envTimeoutMs,
-    agentDeadline: ({ context }) => context.input.agentTimeoutMs,
-  },
 }).createMachine({
   id: 'episode',
   context: ({ input }) => ({
@@ -180,7 +196,6 @@ export const episodeMachine = setup({
     idle: { on: { START: 'resetting' } },
     resetting: {
       entry: 'callReset',
-      after: { envDeadline: { target: 'finished', actions: abortWith('env_timeout', 'env reset passed its deadline') } },
       on: {
         'ENV.RESET': {
           target: 'acting',
@@ -195,7 +210,6 @@ export const episodeMachine = setup({
     },
     acting: {
       entry: 'callAgent',
-      after: { agentDeadline: { target: 'finished', actions: abortWith('agent_timeout', 'agent passed its deadline') } },
       on: {
         'AGENT.DECIDED': {
           target: 'stepping',
@@ -214,7 +228,6 @@ export const episodeMachine = setup({
     },
     stepping: {
       entry: 'callStep',
-      after: { envDeadline: { target: 'finished', actions: abortWith('env_timeout', 'env step passed its deadline') } },
       on: {
         'ENV.STEPPED': [
           {

@@ -20,6 +20,8 @@ const FLAGS: Readonly<Record<Exclude<keyof TrainOptions, 'model' | 'stdNorm'>, s
   entropyCoef: '--entropy-coef',
   checkpointEvery: '--checkpoint-every',
   observation: '--observation',
+  historyTurns: '--history-turns',
+  instructionTokens: '--instruction-tokens',
   evalEpisodes: '--eval-episodes',
   evalTemperature: '--eval-temperature',
   evalHorizon: '--eval-horizon',

@@ -26,6 +26,8 @@ export const TrainOptionsSchema = z.strictObject({
   checkpointEvery: z.int().min(0).optional(),
   observation: z.enum(['full', 'no-action-list']).optional(),
   stdNorm: z.boolean().optional(),
+  historyTurns: z.int().min(0).optional(),
+  instructionTokens: positiveInt.optional(),
   model: z.strictObject({
     dModel: positiveInt.optional(),
     nLayers: positiveInt.optional(),

@@ -88,6 +88,14 @@ describe('createRolloutSystem', () => {
     expect((await finished).map((e) => (e as EpisodeFinished).abortReason)).toEqual(['agent_timeout', 'agent_timeout']);
   });
 
+  it('aborts on an env deadline, and the run goes on with the other slots', async () => {
+    const system = createRolloutSystem({ env: counterDefinition({ stepDelayMs: 400 }), agent: 'oracle', episodes: 3, envTimeoutMs: 25, maxRetries: 0 });
+    const finished = firstValueFrom(system.events.pipe(filter((e) => e.type === 'episode.finished'), toArray()));
+    const summary = await system.run();
+    expect(summary.outcomes).toEqual({ success: 0, failure: 0, truncated: 0, aborted: 3 });
+    expect((await finished).map((e) => (e as EpisodeFinished).abortReason)).toEqual(['env_timeout', 'env_timeout', 'env_timeout']);
+  });
+
   it('stops on request: running episodes end as cancelled aborts and run() resolves', async () => {
     const system = createRolloutSystem({ env: counterDefinition({ stepDelayMs: 20 }), agent: 'oracle', episodes: 10, concurrency: 2 });
     system.events.pipe(filter((e) => e.type === 'env.stepped')).subscribe(() => system.stop('test'));

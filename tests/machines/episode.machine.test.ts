@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createActor, initialTransition, SimulatedClock, transition } from 'xstate';
-import { episodeMachine, type EpisodeEvent, type EpisodeInput } from '../../machines/episode.machine.ts';
+import { CALL_DEADLINES, episodeMachine, type EpisodeEvent, type EpisodeInput } from '../../machines/episode.machine.ts';
 
 const input: EpisodeInput = {
   episodeId: 'e1',
@@ -83,27 +83,29 @@ describe('episode machine (pure transitions)', () => {
     expect(snapshot.output).toMatchObject({ outcome: 'aborted', abortReason: 'agent_error', reward: 0, turns: 1 });
   });
 
-  it('aborts a call that passes its deadline (simulated clock)', () => {
-    const clock = new SimulatedClock();
-    const actor = createActor(episodeMachine, { input, clock }).start();
-    actor.send({ type: 'START' });
-    actor.send(reset);
-    actor.send(decide('a'));
-    clock.increment(999);
-    expect(actor.getSnapshot().value).toBe('stepping');
-    clock.increment(1);
-    expect(actor.getSnapshot().output).toMatchObject({ outcome: 'aborted', abortReason: 'env_timeout' });
+  it('declares a deadline for each call: the env for reset and step, the agent for a decision', () => {
+    expect(CALL_DEADLINES.resetting).toMatchObject({ failure: 'ENV.FAILED', reason: 'env_timeout' });
+    expect(CALL_DEADLINES.acting).toMatchObject({ failure: 'AGENT.FAILED', reason: 'agent_timeout' });
+    expect(CALL_DEADLINES.stepping).toMatchObject({ failure: 'ENV.FAILED', reason: 'env_timeout' });
+    expect(CALL_DEADLINES.stepping.timeoutMs(input)).toBe(1000);
+    expect(CALL_DEADLINES.acting.timeoutMs(input)).toBe(5000);
   });
 
-  it('gives the agent its own deadline', () => {
+  it('aborts with the reason of a passed deadline, in the state that waited', () => {
+    const { snapshot: stepping } = run([{ type: 'START' }, reset, decide('a'), { type: 'ENV.FAILED', reason: 'env_timeout', error: 'env step passed its deadline' }]);
+    expect(stepping.output).toMatchObject({ outcome: 'aborted', abortReason: 'env_timeout', error: 'env step passed its deadline' });
+    const { snapshot: acting } = run([{ type: 'START' }, reset, { type: 'AGENT.FAILED', reason: 'agent_timeout', error: 'agent passed its deadline' }]);
+    expect(acting.output).toMatchObject({ outcome: 'aborted', abortReason: 'agent_timeout' });
+  });
+
+  it('schedules no timers of its own (deadlines are swept by the actors layer)', () => {
     const clock = new SimulatedClock();
     const actor = createActor(episodeMachine, { input, clock }).start();
     actor.send({ type: 'START' });
     actor.send(reset);
-    clock.increment(4999);
+    clock.increment(60_000);
     expect(actor.getSnapshot().value).toBe('acting');
-    clock.increment(1);
-    expect(actor.getSnapshot().output).toMatchObject({ outcome: 'aborted', abortReason: 'agent_timeout' });
+    actor.stop();
   });
 
   it('ignores a late reply after it has finished', () => {
