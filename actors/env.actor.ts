@@ -5,7 +5,7 @@
  */
 import { createActor, fromCallback, type ActorRefFrom } from 'xstate';
 import type { Env, ResetOptions } from '../envs/contract.ts';
-import type { EpisodeEvent } from '../machines/episode.machine.ts';
+import type { AgentDecision, EpisodeEvent } from '../machines/episode.machine.ts';
 import { envAbortReason, errorMessage } from './abort-reason.ts';
 
 export interface ReplyTo {
@@ -14,7 +14,8 @@ export interface ReplyTo {
 
 export type EnvActorEvent =
   | { type: 'RESET'; options: ResetOptions; replyTo: ReplyTo }
-  | { type: 'STEP'; action: string; replyTo: ReplyTo }
+  /** Steps with `decision.action`; the reply carries `decision` back to the episode. */
+  | { type: 'STEP'; decision: AgentDecision; replyTo: ReplyTo }
   | { type: 'CLOSE' };
 
 export interface EnvActorInput {
@@ -43,10 +44,11 @@ export const envLogic = fromCallback<EnvActorEvent, EnvActorInput>(({ input, rec
         );
         return;
       case 'STEP':
-        env.step(event.action).then(
+        env.step(event.decision.action).then(
           (result) =>
             event.replyTo.send({
               type: 'ENV.STEPPED',
+              decision: event.decision,
               observation: result.observation,
               reward: result.reward,
               terminated: result.terminated,

@@ -36,9 +36,11 @@ export function episodeLogic({ envOf, agent, deadlines }: EpisodeEffects) {
           : { episodeId: input.episodeId, turn, observation, seed: input.seed };
         agent.send({ type: 'ACT', request, replyTo: self });
       },
-      callStep: ({ context, self }) => {
+      // Entered on AGENT.DECIDED: the event is the decision to carry out.
+      callStep: ({ context, event, self }) => {
         deadlines.arm(context.input, 'stepping', self);
-        envOf(context.input.episodeId).send({ type: 'STEP', action: context.pendingDecision?.action ?? '', replyTo: self });
+        const decision = event.type === 'AGENT.DECIDED' ? event : { action: '' };
+        envOf(context.input.episodeId).send({ type: 'STEP', decision, replyTo: self });
       },
     },
   });

@@ -50,19 +50,31 @@ export interface EpisodeContext {
   readonly firstObservation: string;
   readonly observation: string;
   readonly availableActions: readonly string[] | undefined;
-  readonly pendingDecision: Decided | undefined;
   readonly turns: TurnList;
   readonly outcome: EpisodeOutcome | undefined;
   readonly abortReason: AbortReason | undefined;
   readonly error: string | undefined;
 }
 
+/** What the agent chose, with the tokens and log-probs that produced it when the policy has them. */
+export interface AgentDecision {
+  readonly action: string;
+  readonly tokenIds?: readonly number[];
+  readonly logProbs?: readonly number[];
+}
+
 export type EpisodeEvent =
   | { type: 'START' }
   | { type: 'ENV.RESET'; observation: string; info: StepInfo }
-  | { type: 'AGENT.DECIDED'; action: string; tokenIds?: readonly number[]; logProbs?: readonly number[] }
+  | ({ type: 'AGENT.DECIDED' } & AgentDecision)
   | {
       type: 'ENV.STEPPED';
+      /**
+       * The decision this step carried out, handed to the env actor with the step and given back
+       * with its result: the machine keeps no pending decision in its context, which saves an
+       * `assign` (a context copy) on every step.
+       */
+      decision: AgentDecision;
       observation: string;
       reward: number;
       terminated: boolean;
@@ -106,7 +118,6 @@ export interface EpisodeOutput {
   readonly error?: string;
 }
 
-type Decided = Extract<EpisodeEvent, { type: 'AGENT.DECIDED' }>;
 type Stepped = Extract<EpisodeEvent, { type: 'ENV.STEPPED' }>;
 type Failure = { readonly reason: AbortReason; readonly error: string };
 
@@ -182,7 +193,6 @@ export const episodeMachine = setup({
     firstObservation: '',
     observation: '',
     availableActions: undefined,
-    pendingDecision: undefined,
     turns: null,
     outcome: undefined,
     abortReason: undefined,
@@ -214,7 +224,6 @@ export const episodeMachine = setup({
         'AGENT.DECIDED': {
           target: 'stepping',
           actions: [
-            assign(({ event }) => ({ pendingDecision: event })),
             emit(({ context, event }) => ({
               type: 'agent.acted' as const,
               episodeId: context.input.episodeId,
@@ -274,21 +283,20 @@ export const episodeMachine = setup({
 
 /** Records the turn and either moves to the next turn or settles the outcome. */
 function recordStep(context: EpisodeContext, step: Stepped): Partial<EpisodeContext> {
-  const decision = context.pendingDecision;
+  const { decision } = step;
   const turn: EpisodeTurn = {
-    action: decision?.action ?? '',
+    action: decision.action,
     reward: step.reward,
     observation: step.observation,
     invalidAction: step.info.invalidAction ?? false,
-    ...(decision?.tokenIds ? { tokenIds: decision.tokenIds } : {}),
-    ...(decision?.logProbs ? { logProbs: decision.logProbs } : {}),
+    ...(decision.tokenIds ? { tokenIds: decision.tokenIds } : {}),
+    ...(decision.logProbs ? { logProbs: decision.logProbs } : {}),
   };
   const outcome = settledBy(context, step);
   return {
     reward: context.reward + step.reward,
     observation: step.observation,
     availableActions: step.info.availableActions,
-    pendingDecision: undefined,
     turns: { last: turn, before: context.turns },
     ...(outcome ? { outcome } : { turn: context.turn + 1 }),
   };

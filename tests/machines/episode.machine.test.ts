@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createActor, initialTransition, SimulatedClock, transition } from 'xstate';
-import { CALL_DEADLINES, episodeMachine, type EpisodeEvent, type EpisodeInput } from '../../machines/episode.machine.ts';
+import { CALL_DEADLINES, episodeMachine, type AgentDecision, type EpisodeEvent, type EpisodeInput } from '../../machines/episode.machine.ts';
 
 const input: EpisodeInput = {
   episodeId: 'e1',
@@ -17,8 +17,10 @@ const input: EpisodeInput = {
 const info = { availableActions: ['a', 'b'] };
 const reset: EpisodeEvent = { type: 'ENV.RESET', observation: 'goal', info };
 const decide = (action: string): EpisodeEvent => ({ type: 'AGENT.DECIDED', action });
-const stepped = (reward: number, terminated: boolean, success?: boolean): EpisodeEvent => ({
+// The env actor hands back the decision it stepped with.
+const stepped = (reward: number, terminated: boolean, success?: boolean, decision: AgentDecision = { action: 'a' }): EpisodeEvent => ({
   type: 'ENV.STEPPED',
+  decision,
   observation: 'obs',
   reward,
   terminated,
@@ -44,11 +46,10 @@ describe('episode machine (pure transitions)', () => {
     expect(actionTypes[0]).toContain('callReset');
     expect(actionTypes[1]).toContain('callAgent');
     expect(actionTypes[2]).toContain('callStep');
-    expect(snapshot.context.pendingDecision?.action).toBe('a');
   });
 
   it('ends in success when the env terminates with success, keeping the reward', () => {
-    const { snapshot } = run([{ type: 'START' }, reset, decide('a'), stepped(0, false), decide('b'), stepped(0.8, true, true)]);
+    const { snapshot } = run([{ type: 'START' }, reset, decide('a'), stepped(0, false), decide('b'), stepped(0.8, true, true, { action: 'b' })]);
     expect(snapshot.status).toBe('done');
     expect(snapshot.output).toMatchObject({ outcome: 'success', reward: 0.8, turns: 2 });
     expect(snapshot.output?.trajectory.map((turn) => turn.action)).toEqual(['a', 'b']);
@@ -132,9 +133,9 @@ describe('episode machine context', () => {
       { type: 'START' },
       reset,
       { type: 'AGENT.DECIDED', action: 'a', tokenIds: [1, 2], logProbs: [-0.1, -0.2] },
-      stepped(0, false),
+      stepped(0, false, undefined, { action: 'a', tokenIds: [1, 2], logProbs: [-0.1, -0.2] }),
       decide('b'),
-      stepped(1, true, true),
+      stepped(1, true, true, { action: 'b' }),
     ]);
     expect(snapshot.output?.trajectory).toEqual([
       { action: 'a', reward: 0, observation: 'obs', invalidAction: false, tokenIds: [1, 2], logProbs: [-0.1, -0.2] },
