@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { lastValueFrom, toArray } from 'rxjs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createExperimentRunner, loadExperiment, parseExperiment, type Experiment, type ExperimentEvent } from '../../actors/experiment/index.ts';
+import { trainFlags } from '../../actors/experiment/cell-args.ts';
 import { runCli } from '../cli/run-cli.ts';
 
 const FILE = fileURLToPath(new URL('../../experiments/smoke-babyai.json', import.meta.url));
@@ -99,10 +100,20 @@ describe('actorgym experiment (issue 5)', () => {
     expect(missing.stderr).toMatch(/actorgym: error: cannot read experiment file .*nowhere\.json: no such file/);
   });
 
-  it('has the example horizon experiment valid', async () => {
-    const example = await loadExperiment(fileURLToPath(new URL('../../experiments/horizon-babyai.json', import.meta.url)));
-    expect(Object.keys(example.schedules).length).toBeGreaterThanOrEqual(4);
-    expect(example.seeds.length).toBeGreaterThanOrEqual(3);
+  it('has the horizon experiments valid', async () => {
+    for (const name of ['horizon-babyai', 'horizon-textcraft']) {
+      const example = await loadExperiment(fileURLToPath(new URL(`../../experiments/${name}.json`, import.meta.url)));
+      expect(Object.keys(example.schedules).length).toBeGreaterThanOrEqual(4);
+      expect(example.seeds.length).toBeGreaterThanOrEqual(3);
+    }
     expect(existsSync(FILE)).toBe(true);
+  });
+
+  it('passes the context options of a cell to actorgym train as flags', () => {
+    const parsed = parseExperiment({ name: 'x', env: 'textcraft', steps: 2, seeds: [0], schedules: { a: 'fixed:3' }, train: { historyTurns: 2, instructionTokens: 24 } });
+    if (!parsed.ok) throw new Error(parsed.error);
+    const args = trainFlags(parsed.value.train);
+    expect(args.join(' ')).toContain('--history-turns 2 --instruction-tokens 24');
+    expect(parseExperiment({ name: 'x', env: 'babyai', steps: 2, seeds: [0], schedules: { a: 'fixed:3' }, train: { historyTurns: -1 } }).ok).toBe(false);
   });
 });
