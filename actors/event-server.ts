@@ -7,9 +7,6 @@
 import type { Observable, Subscription } from 'rxjs';
 import { WebSocket, type RawData } from 'ws';
 import type { TrainingEvent } from '../streams/training-events.ts';
-
-/** Rollout events, or a training run's (which include them). */
-type StreamEvent = TrainingEvent;
 import { encodeError } from '../streams/wire/env-codec.ts';
 import { decodeSubscribe, encodeEvent, END_FRAME, SUBSCRIBED_FRAME } from '../streams/wire/event-codec.ts';
 import {
@@ -20,6 +17,9 @@ import {
   SERVER_HEARTBEAT_MS,
 } from '../streams/wire/limits.ts';
 import { listenWebSocket } from '../streams/wire/ws-server.ts';
+
+/** Rollout events, or a training run's (which include them). */
+type StreamEvent = TrainingEvent;
 
 export interface EventServerOptions {
   readonly port: number;
