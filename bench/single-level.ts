@@ -5,6 +5,7 @@
  *
  *   npx tsx bench/single-level.ts LEVEL [OPTIONS_JSON] [SCHEDULE] [OUT|-] [STEPS]
  *   npx tsx bench/single-level.ts GoToLocalS8N7 '{"historyTurns":0,"instructionTokens":24}' fixed:3 - 40
+ * OPTIONS_JSON may set evalEpisodes (e.g. "all") with evalHorizon/evalTemperature to end with a test-split score.
  */
 import { getEnv } from '../envs/index.ts';
 import { createTrainingSystem } from '../actors/training-system.ts';
@@ -16,5 +17,5 @@ const t = createTrainingSystem({ env, algo: 'grpo', schedule, steps: Number(step
   model: { dModel: 64, nHeads: 2, dFF: 256 }, epochs: 2, minibatch: 32, lr: 1e-3, stdNorm: false, entropyCoef: 0.02, evalEpisodes: 0, checkpointEvery: 0, ...(out && out !== '-' ? { out } : {}), ...extra });
 const t0 = Date.now(); const succ: number[] = [];
 t.events.subscribe((e: any) => { if (e.type === 'learner.stepped') { const m = e.metrics; succ.push(m.successRate); if (m.step % 5 === 0) console.log(m.step, 'h', m.horizon, m.successRate.toFixed(2), 'turns', m.meanTurns.toFixed(2), 'ent', m.entropy.toFixed(3), ((Date.now()-t0)/1000).toFixed(0)+'s'); } });
-await t.run();
-const last = succ.slice(-10); console.log('RESULT', extraJson, schedule, 'last10', (last.reduce((a,b)=>a+b,0)/last.length).toFixed(3), ((Date.now()-t0)/1000).toFixed(0)+'s');
+const summary = await t.run();
+const last = succ.slice(-10); console.log('RESULT', extraJson, schedule, 'last10', (last.reduce((a,b)=>a+b,0)/last.length).toFixed(3), 'test', summary.testSuccessRate?.toFixed(3) ?? '-', ((Date.now()-t0)/1000).toFixed(0)+'s');

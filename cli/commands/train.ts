@@ -44,6 +44,7 @@ interface TrainCliOptions extends DashboardCliOptions {
   heads?: number;
   ff?: number;
   context?: number;
+  tiedEmbeddings?: boolean;
   evalEpisodes?: number;
   evalTemperature?: number;
   evalHorizon?: number;
@@ -78,6 +79,7 @@ function givenConfig(command: Command, o: TrainCliOptions): TrainingOptionsConfi
     ...(given('heads') ? { nHeads: o.heads } : {}),
     ...(given('ff') ? { dFF: o.ff } : {}),
     ...(given('context') ? { maxContext: o.context } : {}),
+    ...(given('tiedEmbeddings') ? { tiedEmbeddings: o.tiedEmbeddings } : {}),
   };
   return {
     ...pick('algo'), ...pick('schedule'), ...pick('seed'), ...pick('tasksPerStep'), ...pick('groupSize'), ...pick('concurrency'),
@@ -118,6 +120,8 @@ export function registerTrain(program: Command): void {
     .option('--heads <n>', 'attention heads (default 4)', positiveInt('--heads'))
     .option('--ff <n>', 'feed-forward width (default 512)', positiveInt('--ff'))
     .option('--context <n>', 'context window in tokens (default 256)', positiveInt('--context'))
+    .option('--tied-embeddings', 'tie the output head to the token embedding (GPT-2 style)')
+    .option('--no-tied-embeddings', 'a separate output head')
     .option('--eval-episodes <n>', 'test episodes evaluated at the end, 0 = none (default: the whole test split)', nonNegativeInt('--eval-episodes'))
     .option('--eval-temperature <t>', 'evaluation temperature, 0 = greedy (default 1)', nonNegativeNumber('--eval-temperature'))
     .option('--eval-horizon <n>', 'evaluation horizon (default: the env default)', positiveInt('--eval-horizon'))

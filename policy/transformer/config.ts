@@ -11,6 +11,12 @@ export interface TransformerConfig {
   readonly dFF: number;
   /** Longest sequence the model accepts (learned positional embeddings have this many rows). */
   readonly maxContext: number;
+  /**
+   * Output head tied to the token embedding (logits = h · tok_embᵀ + head.b, no head.w), as in
+   * GPT-2. Why it is an option: copying a word from the goal into the action then needs one
+   * shared alignment instead of a separately learned output column per word (docs/training-babyai.md).
+   */
+  readonly tiedEmbeddings?: boolean;
 }
 
 /**
@@ -41,6 +47,10 @@ export function makeConfig(vocabSize: number, overrides: Partial<TransformerConf
 
 export function validateConfig(c: TransformerConfig): void {
   for (const [key, value] of Object.entries(c)) {
+    if (key === 'tiedEmbeddings') {
+      if (typeof value !== 'boolean') throw new Error(`TransformerConfig.tiedEmbeddings must be a boolean, got ${String(value)}`);
+      continue;
+    }
     if (!Number.isInteger(value) || (value as number) <= 0) {
       throw new Error(`TransformerConfig.${key} must be a positive integer, got ${String(value)}`);
     }

@@ -95,7 +95,7 @@ export class DecodeBatch {
     const logits = tf.tidy(() => {
       let x = embedInfer(this.params, this.config, ids, positions);
       for (let l = 0; l < this.config.nLayers; l++) x = layerInfer(this.params, l, x, (qkv) => this.#attend(l, qkv, n));
-      return logitsInfer(this.params, x);
+      return logitsInfer(this.params, this.config, x);
     });
     this.#steps++;
     for (const r of active) r.fed++;

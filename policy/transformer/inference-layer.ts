@@ -4,7 +4,7 @@
  */
 import * as tf from '@tensorflow/tfjs';
 import type { TransformerConfig } from './config.ts';
-import { param, type TransformerParams } from './params.ts';
+import { headWeight, param, type TransformerParams } from './params.ts';
 import { takeRows } from './ops/head-kernels.ts';
 import { layerNormInfer } from './ops/layer-norm.ts';
 
@@ -40,6 +40,7 @@ export function layerInfer(
 }
 
 /** Next-token logits [R, V] from final residual states [R, d]. */
-export function logitsInfer(p: TransformerParams, x: tf.Tensor2D): tf.Tensor2D {
-  return dense(layerNormInfer(x, param(p, 'ln_f.g'), param(p, 'ln_f.b')), p, 'head');
+export function logitsInfer(p: TransformerParams, c: TransformerConfig, x: tf.Tensor2D): tf.Tensor2D {
+  const h = layerNormInfer(x, param(p, 'ln_f.g'), param(p, 'ln_f.b'));
+  return tf.fused.matMul({ a: h, b: headWeight(p, c), bias: param(p, 'head.b') }) as tf.Tensor2D;
 }

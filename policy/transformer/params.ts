@@ -6,6 +6,7 @@
  *   h{i}.ln1.g/b [d]   h{i}.attn.qkv.w [d, 3d]  .b [3d]   h{i}.attn.out.w [d, d]  .b [d]
  *   h{i}.ln2.g/b [d]   h{i}.mlp.fc.w [d, ff]  .b [ff]     h{i}.mlp.proj.w [ff, d]  .b [d]
  *   ln_f.g/b [d]       head.w [d, V]  head.b [V]          value.w [d, 1]  value.b [1]
+ *   (no head.w when `tiedEmbeddings`: the head is tok_embᵀ)
  */
 import * as tf from '@tensorflow/tfjs';
 import type { TransformerConfig } from './config.ts';
@@ -26,8 +27,15 @@ export function paramShapes(c: TransformerConfig): Array<[string, number[]]> {
       [`h${i}.mlp.proj.w`, [ff, d]], [`h${i}.mlp.proj.b`, [d]],
     );
   }
-  shapes.push(['ln_f.g', [d]], ['ln_f.b', [d]], ['head.w', [d, v]], ['head.b', [v]], ['value.w', [d, 1]], ['value.b', [1]]);
+  shapes.push(['ln_f.g', [d]], ['ln_f.b', [d]]);
+  if (!c.tiedEmbeddings) shapes.push(['head.w', [d, v]]);
+  shapes.push(['head.b', [v]], ['value.w', [d, 1]], ['value.b', [1]]);
   return shapes;
+}
+
+/** The output projection [d, V]: `head.w`, or the transposed token embedding when tied. */
+export function headWeight(p: TransformerParams, c: TransformerConfig): tf.Tensor2D {
+  return c.tiedEmbeddings ? tf.transpose(param<tf.Rank.R2>(p, 'tok_emb')) : param<tf.Rank.R2>(p, 'head.w');
 }
 
 /**

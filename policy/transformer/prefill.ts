@@ -103,7 +103,7 @@ export async function prefill(
       });
     }
     const last = Int32Array.from(newLens, (len, i) => i * m + len - 1);
-    return logitsInfer(params, takeRows(x, tf.tensor1d(last, 'int32')));
+    return logitsInfer(params, c, takeRows(x, tf.tensor1d(last, 'int32')));
   });
   const values = (await logits.data()) as Float32Array;
   logits.dispose();

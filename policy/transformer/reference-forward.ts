@@ -38,7 +38,10 @@ export function referenceForward(p: TransformerParams, c: TransformerConfig, tok
     x = tf.add(x, dense(hidden, p, `h${l}.mlp.proj`));
   }
   const f = ln(x, p, 'ln_f');
-  return { logits: dense(f, p, 'head'), values: dense(f, p, 'value').reshape([n]) as tf.Tensor1D };
+  const logits = c.tiedEmbeddings
+    ? tf.add(tf.matMul(f, param<tf.Rank.R2>(p, 'tok_emb'), false, true), param(p, 'head.b')) as tf.Tensor2D
+    : dense(f, p, 'head');
+  return { logits, values: dense(f, p, 'value').reshape([n]) as tf.Tensor1D };
 }
 
 /** Same contract as `logProbsOf` (log-probs.ts) but built from plain ops: { logProbs, entropy, values } [B, T]. */

@@ -26,11 +26,15 @@ function maxAbsDiff(a: Float32Array, b: Float32Array): number {
   return m;
 }
 
-describe('transformer (cpu backend)', () => {
+describe.each([false, true])('transformer (cpu backend, tiedEmbeddings %s)', (tiedEmbeddings) => {
   let model: Transformer;
   beforeAll(async () => {
     await selectBackend('cpu');
-    model = new Transformer(CONFIG, { seed: 3 });
+    model = new Transformer({ ...CONFIG, tiedEmbeddings }, { seed: 3 });
+  });
+
+  it(tiedEmbeddings ? 'has no head.w: the head is the token embedding' : 'has its own head.w', () => {
+    expect('head.w' in model.params).toBe(!tiedEmbeddings);
   });
 
   it('is causal: changing a future token leaves earlier logits unchanged', () => {
@@ -121,7 +125,7 @@ describe('transformer (cpu backend)', () => {
   });
 
   it('round-trips weights by name and rejects mismatched ones', () => {
-    const other = new Transformer(CONFIG, { seed: 99 });
+    const other = new Transformer({ ...CONFIG, tiedEmbeddings }, { seed: 99 });
     other.setWeights(model.getWeights());
     const seq = randomTokens(6, 8);
     expect(maxAbsDiff(fullLogits(other, seq), fullLogits(model, seq))).toBe(0);
@@ -131,10 +135,10 @@ describe('transformer (cpu backend)', () => {
 });
 
 describe('optimised path vs the straightforward reference implementation (cpu)', () => {
-  it('gives the same log-probs, entropies, values and gradients', async () => {
+  it.each([false, true])('gives the same log-probs, entropies, values and gradients (tiedEmbeddings %s)', async (tiedEmbeddings) => {
     const { referenceLogProbsOf } = await import('../../policy/transformer/reference-forward.ts');
     await selectBackend('cpu');
-    const model = new Transformer({ ...CONFIG, nHeads: 4 }, { seed: 11 });
+    const model = new Transformer({ ...CONFIG, nHeads: 4, tiedEmbeddings }, { seed: 11 });
     const tokens = tf.tensor2d([randomTokens(12, 12), randomTokens(12, 13)], [2, 12], 'int32');
     const objective = (s: { logProbs: tf.Tensor; entropy: tf.Tensor; values: tf.Tensor }): tf.Scalar =>
       tf.addN([tf.mean(s.logProbs), tf.mul(0.3, tf.mean(s.entropy)), tf.mean(tf.square(s.values))]) as tf.Scalar;
