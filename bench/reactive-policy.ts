@@ -22,12 +22,13 @@ function parse(goal: string) {
 const byFam: Record<string, number[]> = {};
 for (const id of env.tasks('test')) {
   const inst = env.make(); let r: any = await inst.reset({ taskId: id, seed: 0 });
-  const subs = parse(r.observation.split('\n')[0].replace('Your goal: ', '')); const k = 0; let carrying = false;
+  const subs = parse(r.observation.split('\n')[0].replace('Your goal: ', '')); let carrying = false;
   let ok = false;
   for (let t = 0; t < H; t++) {
     const acts: string[] = r.info.availableActions;
-    const sg = subs[Math.min(k, subs.length - 1)];
-    const match = (o: { color?: string | undefined; type: string }, prefix: string) => acts.filter((a) => a.startsWith(prefix) && a.includes(`${o.color ? o.color + ' ' : ''}`) && new RegExp(`${o.color ?? '\\w+'} (?:\\w+ )?${o.type} \\d+$`).test(a));
+    // Memoryless: always the first sub-goal (sequences need memory, which this policy lacks).
+    const sg = subs[0];
+    const match = (o: { color?: string | undefined; type: string }, prefix: string) => acts.filter((a) => a.startsWith(prefix) && new RegExp(`${o.color ?? '\\w+'} (?:\\w+ )?${o.type} \\d+$`).test(a));
     let a: string | undefined;
     if (sg) {
       if (sg.verb === 'go to') a = match(sg, 'go to')[0];

@@ -48,7 +48,7 @@ export function makeConfig(vocabSize: number, overrides: Partial<TransformerConf
 export function validateConfig(c: TransformerConfig): void {
   for (const [key, value] of Object.entries(c)) {
     if (key === 'tiedEmbeddings') {
-      if (typeof value !== 'boolean') throw new Error(`TransformerConfig.tiedEmbeddings must be a boolean, got ${String(value)}`);
+      if (value !== undefined && typeof value !== 'boolean') throw new Error(`TransformerConfig.tiedEmbeddings must be a boolean, got ${String(value)}`);
       continue;
     }
     if (!Number.isInteger(value) || (value as number) <= 0) {
