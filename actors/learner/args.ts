@@ -20,7 +20,7 @@ export interface LearnerArgs {
   readonly clipRatio: number;
   /** coefficient of the k3 KL to the frozen initial policy (paper: 1e-3) */
   readonly klCoef: number;
-  /** entropy bonus (paper: 1e-3), on the full-vocabulary entropy at agent tokens */
+  /** entropy bonus (paper: 1e-3) at agent tokens, on the distribution `constrainedLoss` names */
   readonly entropyCoef: number;
   /** critic loss weight (PPO only) */
   readonly valueCoef: number;

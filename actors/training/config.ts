@@ -9,13 +9,16 @@ import { formatSchedule, parseSchedule, type Schedule } from '../../machines/sch
 import type { ObservationFilter } from '../../policy/observation-filter.ts';
 import { parseObservationFilter } from '../../policy/observation-filter.ts';
 import type { TransformerConfig } from '../../policy/transformer/config.ts';
-import { learnerDefaults } from '../learner/args.ts';
+import { learnerDefaults, type LearnerArgs } from '../learner/args.ts';
 import { CheckpointError } from '../checkpoint/format.ts';
 
 export type ModelOverrides = Partial<Omit<TransformerConfig, 'vocabSize'>>;
 
-/** Everything that defines the run's maths and random draws (config.json, state.json). */
-export interface TrainingConfig {
+/**
+ * Everything that defines the run's maths and random draws (config.json, state.json). The
+ * learner's hyperparameters (lr, epochs, clip, KL, entropy, …) are `LearnerArgs`'s.
+ */
+export interface TrainingConfig extends Omit<LearnerArgs, 'algo'> {
   readonly env: string;
   readonly algo: Algorithm;
   /** Horizon schedule, e.g. `scaling:[6,13,20]@100`. */
@@ -27,19 +30,6 @@ export interface TrainingConfig {
   readonly groupSize: number;
   readonly seed: number;
   readonly model: ModelOverrides;
-  readonly lr: number;
-  readonly epochs: number;
-  readonly minibatch: number;
-  readonly clipRatio: number;
-  readonly klCoef: number;
-  readonly entropyCoef: number;
-  readonly valueCoef: number;
-  readonly maxGradNorm: number;
-  readonly temperature: number;
-  /** Score the constrained distribution (actors/learner/args.ts). */
-  readonly constrainedLoss: boolean;
-  /** GRPO: divide by the group std (actors/learner/args.ts). */
-  readonly stdNorm: boolean;
   /** What the model reads of each observation (policy/observation-filter.ts). */
   readonly observation: ObservationFilter;
   /** GRPO/RLOO: skip groups whose rewards are all equal. */
