@@ -14,6 +14,7 @@ import path from 'node:path';
 import { Subject, type Observable } from 'rxjs';
 import { getEnv } from '../envs/index.ts';
 import type { EnvDefinition } from '../envs/contract.ts';
+import type { SymmetryGroups } from '../envs/symmetries.ts';
 import { curriculumState } from '../machines/curriculum.machine.ts';
 import { parseSchedule, type Schedule } from '../machines/schedule.ts';
 import { selectBackend, type BackendPreference } from '../policy/backend.ts';
@@ -78,6 +79,13 @@ export interface TrainingSystem {
   stop(reason?: string): void;
 }
 
+/** The env's symmetry groups, for `relabel`; an env that declares none is a configuration error. */
+function symmetriesOf(env: EnvDefinition): SymmetryGroups {
+  const groups = env.spec.symmetries;
+  if (groups === undefined || groups.length === 0) throw new Error(`relabel needs an env that declares symmetries (EnvSpec.symmetries); "${env.spec.id}" declares none`);
+  return groups;
+}
+
 export function createTrainingSystem(options: TrainingOptions): TrainingSystem {
   const clock = options.clock ?? systemClock;
   const events = new Subject<TrainingEvent>();
@@ -94,6 +102,7 @@ export function createTrainingSystem(options: TrainingOptions): TrainingSystem {
     const config = resumed
       ? resumeConfig(resumed.data.state.config as unknown as TrainingConfig, env.spec.id, configOptions)
       : resolveConfig(env.spec.id, configOptions);
+    if (config.relabel === true) symmetriesOf(env);
     const out = options.out ?? (resumed && path.basename(resumed.dir) === 'checkpoint' ? path.dirname(resumed.dir) : undefined);
     const runDir = out !== undefined ? new RunDir(out) : undefined;
     const models = resumed
@@ -110,7 +119,7 @@ export function createTrainingSystem(options: TrainingOptions): TrainingSystem {
     const schedule = (parseSchedule(config.schedule) as { ok: true; value: Schedule }).value;
     const fromStep = resumed?.state.step ?? 0;
     const agent = new TransformerPolicy(models.agentModel, models.tokenizer, { temperature: config.temperature, ...contextOptions(config) });
-    const policy = new FilteredPolicy(agent, config.observation, { record: true });
+    const policy = new FilteredPolicy(agent, config.observation, { record: true, ...(config.relabel === true ? { relabel: symmetriesOf(env) } : {}) });
     if (resumed) agent.setWeights(resumed.state.policyVersion, models.model.getWeights());
     const curriculum = createCurriculumActor({ schedule, completedSteps: fromStep, ...(resumed ? { state: resumed.state.curriculum } : {}) });
     // Held back until the step's learner.stepped is out, so the stream reads step → decision → change.

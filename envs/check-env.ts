@@ -5,6 +5,7 @@
  * episode under a scripted policy. It throws an Error naming the first thing that failed.
  */
 import { Rng } from './rng.ts';
+import { checkSymmetryGroups } from './symmetries.ts';
 import { EnvError, type Env, type EnvDefinition, type EnvErrorCode, type StepInfo } from './contract.ts';
 
 export interface CheckEnvOptions {
@@ -62,6 +63,13 @@ function checkSpecAndSplits(definition: EnvDefinition, fail: (what: string) => n
   if (typeof spec.description !== 'string' || spec.description.length === 0) fail('spec.description must be a non-empty string');
   if (!Number.isInteger(spec.defaultHorizon) || spec.defaultHorizon <= 0) fail('spec.defaultHorizon must be a positive integer');
   if (!Number.isFinite(spec.maxReward) || spec.maxReward <= 0) fail('spec.maxReward must be a positive finite number');
+  if (spec.symmetries !== undefined) {
+    try {
+      checkSymmetryGroups(spec.symmetries);
+    } catch (error) {
+      fail(`spec.symmetries: ${(error as Error).message}`);
+    }
+  }
   const seen = new Map<string, string>();
   for (const split of ['train', 'test'] as const) {
     const ids = definition.tasks(split);

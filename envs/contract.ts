@@ -3,6 +3,7 @@
  * `truncated`, then `close`. Every method is async so an in-process env and a remote one
  * (WebSocket, AgentGym HTTP) are interchangeable. Observations and actions are text.
  */
+import type { SymmetryGroups } from './symmetries.ts';
 
 export type Split = 'train' | 'test';
 
@@ -20,6 +21,12 @@ export interface EnvSpec {
   readonly splits: Readonly<Record<Split, number>>;
   /** The reward an episode gets on success is at most this (BabyAI: 1, SciWorld: 100 before scaling). */
   readonly maxReward: number;
+  /**
+   * Groups of words the env's dynamics treat alike (BabyAI: the six colours): renaming them by one
+   * consistent permutation in every observation and action gives an equally valid episode.
+   * Training may relabel them per episode (`--relabel`, policy/relabel.ts).
+   */
+  readonly symmetries?: SymmetryGroups;
 }
 
 export interface ResetOptions {

@@ -10,6 +10,8 @@
 import type { ActRequest, Decision, Policy } from './policy.ts';
 import type { WindowedTrajectory } from './context-window.ts';
 import type { TransformerPolicy } from './transformer-policy.ts';
+import { checkSymmetryGroups, type SymmetryGroups } from '../envs/symmetries.ts';
+import { Relabeling } from './relabel.ts';
 
 export const OBSERVATION_FILTERS = ['full', 'no-action-list'] as const;
 export type ObservationFilter = (typeof OBSERVATION_FILTERS)[number];
@@ -35,16 +37,21 @@ export interface RecordedEpisode {
 /**
  * A TransformerPolicy behind an observation filter; with `record`, the token record of every
  * released episode (and the action lists its turns were constrained to) is kept until `take`.
+ * With `relabel`, each episode reads and writes through its own symmetry relabeling
+ * (policy/relabel.ts): the recorded tokens and action lists are the relabeled ones the policy saw.
  */
 export class FilteredPolicy implements Policy {
   readonly #records = new Map<string, RecordedEpisode>();
   readonly #actions = new Map<string, (readonly string[] | undefined)[]>();
+  readonly #relabelings = new Map<string, Relabeling>();
 
   constructor(
     readonly inner: TransformerPolicy,
     readonly filter: ObservationFilter,
-    readonly options: { readonly record?: boolean } = {},
-  ) {}
+    readonly options: { readonly record?: boolean; readonly relabel?: SymmetryGroups } = {},
+  ) {
+    if (options.relabel !== undefined) checkSymmetryGroups(options.relabel);
+  }
 
   get name(): string {
     return this.inner.name;
@@ -54,19 +61,41 @@ export class FilteredPolicy implements Policy {
     return this.inner.version;
   }
 
-  act(batch: readonly ActRequest[]): Promise<readonly Decision[]> {
+  async act(batch: readonly ActRequest[]): Promise<readonly Decision[]> {
+    const seen = batch.map((r) => this.#seen(r));
     if (this.options.record === true) {
-      for (const r of batch) {
+      for (const r of seen) {
         const turns = r.turn === 0 ? [] : (this.#actions.get(r.episodeId) ?? []);
         turns[r.turn] = r.availableActions;
         this.#actions.set(r.episodeId, turns);
       }
     }
-    if (this.filter === 'full') return this.inner.act(batch);
-    return this.inner.act(batch.map((r) => ({ ...r, observation: filterObservation(this.filter, r.observation) })));
+    const decisions = await this.inner.act(seen);
+    if (this.options.relabel === undefined) return decisions;
+    return decisions.map((d, i) => ({ ...d, action: this.#relabeling(batch[i] as ActRequest).backward(d.action) }));
+  }
+
+  /** The request as the model reads it: filtered, and relabeled when asked. */
+  #seen(r: ActRequest): ActRequest {
+    const observation = filterObservation(this.filter, r.observation);
+    if (this.options.relabel === undefined) return observation === r.observation ? r : { ...r, observation };
+    const relabeling = this.#relabeling(r);
+    const seen = { ...r, observation: relabeling.forward(observation) };
+    return r.availableActions === undefined ? seen : { ...seen, availableActions: r.availableActions.map((a) => relabeling.forward(a)) };
+  }
+
+  /** The episode's relabeling, drawn from its seed at its first turn and kept to its release. */
+  #relabeling(r: ActRequest): Relabeling {
+    let relabeling = this.#relabelings.get(r.episodeId);
+    if (relabeling === undefined) {
+      relabeling = new Relabeling(this.options.relabel ?? [], r.seed);
+      this.#relabelings.set(r.episodeId, relabeling);
+    }
+    return relabeling;
   }
 
   release(episodeId: string): WindowedTrajectory | undefined {
+    this.#relabelings.delete(episodeId);
     const released = this.inner.release(episodeId);
     const availableActions = this.#actions.get(episodeId) ?? [];
     this.#actions.delete(episodeId);
@@ -85,5 +114,6 @@ export class FilteredPolicy implements Policy {
   clearRecords(): void {
     this.#records.clear();
     this.#actions.clear();
+    this.#relabelings.clear();
   }
 }

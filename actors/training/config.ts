@@ -34,6 +34,12 @@ export interface TrainingConfig extends Omit<LearnerArgs, 'algo'> {
   readonly observation: ObservationFilter;
   /** GRPO/RLOO: skip groups whose rewards are all equal. */
   readonly dropUninformative: boolean;
+  /**
+   * Relabel the env's symmetric words (`EnvSpec.symmetries`, BabyAI's colours) by a random
+   * permutation per training episode (policy/relabel.ts). Evaluation reads the env's own words.
+   * Absent in checkpoints written before it existed, which is `false`.
+   */
+  readonly relabel: boolean;
   /** Past turns the policy reads (policy/context-window.ts); 'all' = as many as fit. */
   readonly historyTurns: number | 'all';
   /** Tokens of the first observation kept as the instruction; 'auto' = maxContext / 2. */
@@ -67,6 +73,7 @@ export const trainingDefaults = {
   seed: 0,
   observation: 'no-action-list' as ObservationFilter,
   dropUninformative: true,
+  relabel: false,
   historyTurns: 'all' as const,
   instructionTokens: 'auto' as const,
   maxVocab: 512,
@@ -129,6 +136,7 @@ export function resolveConfig(env: string, options: TrainingOptionsConfig & { re
     stdNorm: options.stdNorm ?? learnerDefaults.stdNorm,
     observation: parseObservationFilter(options.observation ?? trainingDefaults.observation),
     dropUninformative: options.dropUninformative ?? trainingDefaults.dropUninformative,
+    relabel: options.relabel ?? trainingDefaults.relabel,
     historyTurns: allOr('historyTurns', options.historyTurns ?? trainingDefaults.historyTurns, 'all', 0),
     instructionTokens: allOr('instructionTokens', options.instructionTokens ?? trainingDefaults.instructionTokens, 'auto', 1),
     maxVocab: positiveInt('maxVocab', options.maxVocab ?? trainingDefaults.maxVocab),

@@ -7,6 +7,7 @@ import { EnvError, type EnvDefinition, type EnvSpec } from '../contract.ts';
 import { BabyAIEnv } from './env.ts';
 import { BabyAIOracle } from './oracle.ts';
 import { babyaiTasks } from './tasks.ts';
+import { COLOR_NAMES } from './world.ts';
 
 export const babyaiSpec: EnvSpec = {
   id: 'babyai',
@@ -14,6 +15,8 @@ export const babyaiSpec: EnvSpec = {
   defaultHorizon: 20,
   splits: { train: babyaiTasks('train').length, test: babyaiTasks('test').length },
   maxReward: 1,
+  // Doors open with the key of their colour whatever the colour is; levels only choose which.
+  symmetries: [[...COLOR_NAMES]],
 };
 
 export const babyaiDefinition: EnvDefinition = {

@@ -47,6 +47,7 @@ export const EnvSpecSchema: z.ZodType<EnvSpec> = z.object({
   defaultHorizon: z.int().min(1),
   splits: z.object({ train: z.int().min(0), test: z.int().min(0) }),
   maxReward: z.number(),
+  symmetries: z.array(z.array(z.string().regex(/^\w+$/)).min(2)).exactOptional(),
 });
 
 const ResetResultSchema: z.ZodType<ResetResult> = z.object({ observation: z.string(), info: StepInfoSchema });

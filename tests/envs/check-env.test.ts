@@ -11,12 +11,13 @@ interface Flaws {
   usableAfterClose?: boolean;
   overlappingSplits?: boolean;
   wrongSplitSize?: boolean;
+  badSymmetries?: boolean;
 }
 
 /** A counter env: the observation is the running sum of the digits typed as actions. */
 function counterDefinition(flaws: Flaws = {}): EnvDefinition {
   const train = flaws.overlappingSplits ? ['t/1', 't/2', 'x/0'] : ['t/1', 't/2', 't/3'];
-  const spec = { id: 'counter', description: 'counts', defaultHorizon: 5, maxReward: 1, splits: { train: 3, test: flaws.wrongSplitSize ? 3 : 2 } };
+  const spec = { id: 'counter', description: 'counts', defaultHorizon: 5, maxReward: 1, splits: { train: 3, test: flaws.wrongSplitSize ? 3 : 2 }, ...(flaws.badSymmetries ? { symmetries: [['1', '2'], ['2', '3']] } : {}) };
   let noise = 0;
   const make = (): Env => {
     let total: number | null = null;
@@ -62,6 +63,7 @@ describe('checkEnv', () => {
     ['usableAfterClose', /reset\(\) after close\(\) must fail with EnvError ENV_CLOSED/],
     ['overlappingSplits', /task "x\/0" is in both splits "train" and "test"/],
     ['wrongSplitSize', /split "test" has 2 tasks but spec.splits.test says 3/],
+    ['badSymmetries', /spec.symmetries: symmetry word "2" appears twice/],
   ];
   for (const [flaw, message] of cases) {
     it(`names the failure when an env has the flaw "${flaw}"`, async () => {
