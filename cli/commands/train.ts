@@ -45,6 +45,8 @@ interface TrainCliOptions extends DashboardCliOptions {
   ff?: number;
   context?: number;
   tiedEmbeddings?: boolean;
+  instructionCopy?: boolean;
+  relabel?: boolean;
   evalEpisodes?: number;
   evalTemperature?: number;
   evalHorizon?: number;
@@ -80,11 +82,13 @@ function givenConfig(command: Command, o: TrainCliOptions): TrainingOptionsConfi
     ...(given('ff') ? { dFF: o.ff } : {}),
     ...(given('context') ? { maxContext: o.context } : {}),
     ...(given('tiedEmbeddings') ? { tiedEmbeddings: o.tiedEmbeddings } : {}),
+    ...(given('instructionCopy') ? { instructionCopy: o.instructionCopy } : {}),
   };
   return {
     ...pick('algo'), ...pick('schedule'), ...pick('seed'), ...pick('tasksPerStep'), ...pick('groupSize'), ...pick('concurrency'),
     ...pick('lr'), ...pick('epochs'), ...pick('minibatch'), ...pick('temperature'), ...pick('klCoef'), ...pick('entropyCoef'),
     ...pick('checkpointEvery'), ...pick('observation'), ...pick('stdNorm'), ...pick('historyTurns'), ...pick('instructionTokens'), ...pick('evalEpisodes'), ...pick('evalTemperature'), ...pick('evalHorizon'),
+    ...pick('relabel'),
     ...(Object.keys(model).length > 0 ? { model } : {}),
   } as TrainingOptionsConfig;
 }
@@ -122,6 +126,10 @@ export function registerTrain(program: Command): void {
     .option('--context <n>', 'context window in tokens (default 256)', positiveInt('--context'))
     .option('--tied-embeddings', 'tie the output head to the token embedding (GPT-2 style)')
     .option('--no-tied-embeddings', 'a separate output head')
+    .option('--instruction-copy', 'a learned gate raises the logits of the instruction\'s words (a bag-of-words copy head)')
+    .option('--no-instruction-copy', 'no copy gate')
+    .option('--relabel', 'permute the env\'s interchangeable words (BabyAI: colours) at random in each training episode, so no label carries a prior')
+    .option('--no-relabel', 'train on the env\'s own words')
     .option('--eval-episodes <n>', 'test episodes evaluated at the end, 0 = none (default: the whole test split)', nonNegativeInt('--eval-episodes'))
     .option('--eval-temperature <t>', 'evaluation temperature, 0 = greedy (default 1)', nonNegativeNumber('--eval-temperature'))
     .option('--eval-horizon <n>', 'evaluation horizon (default: the env default)', positiveInt('--eval-horizon'))

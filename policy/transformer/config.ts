@@ -17,6 +17,11 @@ export interface TransformerConfig {
    * shared alignment instead of a separately learned output column per word (docs/training-babyai.md).
    */
   readonly tiedEmbeddings?: boolean;
+  /**
+   * A learned gate adds one bonus to the logits of all the instruction's words (params copy.w,
+   * copy.b; instruction-copy.ts): a bag-of-words copy from the instruction into the action.
+   */
+  readonly instructionCopy?: boolean;
 }
 
 /**
@@ -47,8 +52,8 @@ export function makeConfig(vocabSize: number, overrides: Partial<TransformerConf
 
 export function validateConfig(c: TransformerConfig): void {
   for (const [key, value] of Object.entries(c)) {
-    if (key === 'tiedEmbeddings') {
-      if (value !== undefined && typeof value !== 'boolean') throw new Error(`TransformerConfig.tiedEmbeddings must be a boolean, got ${String(value)}`);
+    if (key === 'tiedEmbeddings' || key === 'instructionCopy') {
+      if (value !== undefined && typeof value !== 'boolean') throw new Error(`TransformerConfig.${key} must be a boolean, got ${String(value)}`);
       continue;
     }
     if (!Number.isInteger(value) || (value as number) <= 0) {

@@ -16,7 +16,8 @@
  */
 import * as tf from '@tensorflow/tfjs';
 import type { TransformerConfig } from './config.ts';
-import { headWeight, param, type TransformerParams } from './params.ts';
+import { param, type TransformerParams } from './params.ts';
+import { headLogits } from './head.ts';
 import { hiddenStates } from './forward.ts';
 import { linear } from './ops/linear.ts';
 import { tokenLogProbsAndEntropy } from './ops/token-log-probs.ts';
@@ -47,7 +48,7 @@ export function constrainedLogProbsOf(
     const [b, t] = tokens.shape;
     const v = c.vocabSize;
     const h = hiddenStates(p, c, tokens);
-    let logits = linear(h, headWeight(p, c), param(p, 'head.b'));
+    let logits = headLogits(p, c, h, tokens);
     if (temperature !== 1) logits = tf.div(logits, temperature);
     if (bias) {
       const shifted = tf.concat([tf.slice(bias, [0, 1, 0], [b, t - 1, v]), tf.zeros([b, 1, v])], 1);

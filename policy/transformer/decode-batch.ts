@@ -16,6 +16,7 @@ import type { TransformerParams } from './params.ts';
 import { NEG_INF } from './attention.ts';
 import { lengthMask, padCaches, type LayerCache, type SequenceCache } from './kv-cache.ts';
 import { embedInfer, layerInfer, logitsInfer } from './inference-layer.ts';
+import { NO_INSTRUCTION, readInstruction, type InstructionState } from './instruction-copy.ts';
 import { fastUnstack, headKernelsAvailable, takeRows } from './ops/head-kernels.ts';
 import { PAD_ID } from '../special-tokens.ts';
 
@@ -24,6 +25,8 @@ interface Row {
   readonly cache: SequenceCache;
   /** Tokens this row has fed since open (valid recent entries). */
   fed: number;
+  /** Its instruction after the tokens fed (instruction-copy.ts). */
+  instruction: InstructionState;
   done: boolean;
 }
 
@@ -49,7 +52,7 @@ export class DecodeBatch {
     if (new Set(entries.map((e) => e.key)).size !== entries.length) throw new Error('DecodeBatch: duplicate row keys');
     this.#h = config.nHeads;
     this.#dh = headDim(config);
-    this.#rows = entries.map((e) => ({ key: e.key, cache: e.cache, fed: 0, done: false }));
+    this.#rows = entries.map((e) => ({ key: e.key, cache: e.cache, fed: 0, done: false, instruction: e.cache.instruction ?? NO_INSTRUCTION }));
     const caches = entries.map((e) => e.cache);
     const p = Math.max(...caches.map((k) => k.length));
     const nh = entries.length * this.#h;
@@ -85,7 +88,10 @@ export class DecodeBatch {
     const positions = new Int32Array(n);
     let next = 0;
     this.#rows.forEach((r, i) => {
-      if (!r.done) ids[i] = tokens[next++]!;
+      if (!r.done) {
+        ids[i] = tokens[next++]!;
+        r.instruction = readInstruction(ids, i, i + 1, r.instruction);
+      }
       // Done rows feed a pad at a valid position; nothing reads their outputs.
       positions[i] = Math.min(r.cache.length + this.#steps, this.config.maxContext - 1);
       if (!r.done && r.cache.length + this.#steps >= this.config.maxContext) {
@@ -95,7 +101,7 @@ export class DecodeBatch {
     const logits = tf.tidy(() => {
       let x = embedInfer(this.params, this.config, ids, positions);
       for (let l = 0; l < this.config.nLayers; l++) x = layerInfer(this.params, l, x, (qkv) => this.#attend(l, qkv, n));
-      return logitsInfer(this.params, this.config, x);
+      return logitsInfer(this.params, this.config, x, this.#rows.map((r) => r.instruction));
     });
     this.#steps++;
     for (const r of active) r.fed++;
@@ -151,7 +157,7 @@ export class DecodeBatch {
       };
       return { k: take(st.recentK, old.k), v: take(st.recentV, old.v) };
     }));
-    return { length: row.cache.length + row.fed, layers };
+    return { length: row.cache.length + row.fed, layers, instruction: row.instruction };
   }
 
   /** Moves done rows' caches out and shrinks the padded tensors to the live rows. */

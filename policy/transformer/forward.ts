@@ -4,7 +4,8 @@
  */
 import * as tf from '@tensorflow/tfjs';
 import type { TransformerConfig } from './config.ts';
-import { headWeight, param, type TransformerParams } from './params.ts';
+import { param, type TransformerParams } from './params.ts';
+import { headLogits } from './head.ts';
 import { causalMask, causalSelfAttention } from './attention.ts';
 import { embed } from './ops/embedding.ts';
 import { layerNorm } from './ops/layer-norm.ts';
@@ -44,7 +45,7 @@ export function forward(p: TransformerParams, c: TransformerConfig, tokens: tf.T
   return tf.tidy(() => {
     const [b, t] = tokens.shape;
     const h = hiddenStates(p, c, tokens);
-    const logits = linear(h, headWeight(p, c), param(p, 'head.b')).reshape([b, t, c.vocabSize]) as tf.Tensor3D;
+    const logits = headLogits(p, c, h, tokens).reshape([b, t, c.vocabSize]) as tf.Tensor3D;
     const values = linear(h, param(p, 'value.w'), param(p, 'value.b')).reshape([b, t]) as tf.Tensor2D;
     return { logits, values };
   });

@@ -7,6 +7,7 @@ import type { TransformerConfig } from './config.ts';
 import { headWeight, param, type TransformerParams } from './params.ts';
 import { takeRows } from './ops/head-kernels.ts';
 import { layerNormInfer } from './ops/layer-norm.ts';
+import { bagTensor, type InstructionState } from './instruction-copy.ts';
 
 function dense(x: tf.Tensor2D, p: TransformerParams, name: string, activation: 'linear' | 'relu' = 'linear'): tf.Tensor2D {
   const w = param<tf.Rank.R2>(p, `${name}.w`);
@@ -39,8 +40,15 @@ export function layerInfer(
   return tf.add(x1, dense(hidden, p, `h${layer}.mlp.proj`)) as tf.Tensor2D;
 }
 
-/** Next-token logits [R, V] from final residual states [R, d]. */
-export function logitsInfer(p: TransformerParams, c: TransformerConfig, x: tf.Tensor2D): tf.Tensor2D {
+/**
+ * Next-token logits [R, V] from final residual states [R, d]; `instructions` (each row's state
+ * after its current token) feed the instruction copy of models that have it.
+ */
+export function logitsInfer(p: TransformerParams, c: TransformerConfig, x: tf.Tensor2D, instructions?: readonly InstructionState[]): tf.Tensor2D {
   const h = layerNormInfer(x, param(p, 'ln_f.g'), param(p, 'ln_f.b'));
-  return tf.fused.matMul({ a: h, b: headWeight(p, c), bias: param(p, 'head.b') }) as tf.Tensor2D;
+  const logits = tf.fused.matMul({ a: h, b: headWeight(p, c), bias: param(p, 'head.b') }) as tf.Tensor2D;
+  if (c.instructionCopy !== true) return logits;
+  if (instructions === undefined || instructions.length !== x.shape[0]) throw new Error('logitsInfer: instruction copy needs one instruction per row');
+  const gate = tf.fused.matMul({ a: h, b: param(p, 'copy.w'), bias: param(p, 'copy.b') });
+  return tf.add(logits, tf.mul(gate, bagTensor(instructions, c.vocabSize))) as tf.Tensor2D;
 }

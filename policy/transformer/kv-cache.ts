@@ -7,6 +7,7 @@
  * caller disposes a cache it has replaced (`disposeCache`).
  */
 import * as tf from '@tensorflow/tfjs';
+import type { InstructionState } from './instruction-copy.ts';
 
 export interface LayerCache {
   /** Keys [H, L, dh]. */
@@ -19,6 +20,8 @@ export interface SequenceCache {
   /** Tokens held (L). */
   readonly length: number;
   readonly layers: readonly LayerCache[];
+  /** The sequence's instruction as read so far, for `instructionCopy` models (instruction-copy.ts). */
+  readonly instruction?: InstructionState;
 }
 
 export function disposeCache(cache: SequenceCache | undefined): void {

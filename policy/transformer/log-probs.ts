@@ -9,7 +9,8 @@
  */
 import * as tf from '@tensorflow/tfjs';
 import type { TransformerConfig } from './config.ts';
-import { headWeight, param, type TransformerParams } from './params.ts';
+import { param, type TransformerParams } from './params.ts';
+import { headLogits } from './head.ts';
 import { hiddenStates } from './forward.ts';
 import { linear } from './ops/linear.ts';
 import { tokenLogProbsAndEntropy } from './ops/token-log-probs.ts';
@@ -45,7 +46,7 @@ export function logProbsOf(
   return tf.tidy(() => {
     const [b, t] = tokens.shape;
     const h = hiddenStates(p, c, tokens);
-    let logits = linear(h, headWeight(p, c), param(p, 'head.b'));
+    let logits = headLogits(p, c, h, tokens);
     if (temperature !== 1) logits = tf.div(logits, temperature);
     // Row (b, t) predicts tokens[b, t+1]; the last row's target is a dummy that shiftRight drops.
     const next = tf.concat([tf.slice(tokens, [0, 1], [b, t - 1]), tf.zeros([b, 1], 'int32')], 1).reshape([b * t]) as tf.Tensor1D;

@@ -7,6 +7,7 @@
  *   h{i}.ln2.g/b [d]   h{i}.mlp.fc.w [d, ff]  .b [ff]     h{i}.mlp.proj.w [ff, d]  .b [d]
  *   ln_f.g/b [d]       head.w [d, V]  head.b [V]          value.w [d, 1]  value.b [1]
  *   (no head.w when `tiedEmbeddings`: the head is tok_embᵀ)
+ *   copy.w [d, 1]  copy.b [1]   (only with `instructionCopy`: the gate of instruction-copy.ts)
  */
 import * as tf from '@tensorflow/tfjs';
 import type { TransformerConfig } from './config.ts';
@@ -30,6 +31,7 @@ export function paramShapes(c: TransformerConfig): Array<[string, number[]]> {
   shapes.push(['ln_f.g', [d]], ['ln_f.b', [d]]);
   if (!c.tiedEmbeddings) shapes.push(['head.w', [d, v]]);
   shapes.push(['head.b', [v]], ['value.w', [d, 1]], ['value.b', [1]]);
+  if (c.instructionCopy) shapes.push(['copy.w', [d, 1]], ['copy.b', [1]]);
   return shapes;
 }
 

@@ -13,6 +13,7 @@ import type { TransformerParams } from './params.ts';
 import { NEG_INF } from './attention.ts';
 import { padCaches, type LayerCache, type SequenceCache } from './kv-cache.ts';
 import { embedInfer, layerInfer, logitsInfer } from './inference-layer.ts';
+import { NO_INSTRUCTION, readInstruction } from './instruction-copy.ts';
 import { batchedMatMul } from './ops/bmm.ts';
 import { fastUnstack, headKernelsAvailable, splitHeads, takeRows } from './ops/head-kernels.ts';
 import { PAD_ID } from '../special-tokens.ts';
@@ -72,6 +73,8 @@ export async function prefill(
     for (let t = 0; t < m; t++) positions[i * m + t] = Math.min(pastLens[i]! + t, c.maxContext - 1);
   }
 
+  // Each sequence's instruction, read on from where its cache left it.
+  const instructions = tokens.map((row, i) => readInstruction(row, 0, row.length, caches[i] === undefined ? undefined : (caches[i]!.instruction ?? NO_INSTRUCTION)));
   const newLayers: LayerCache[][] = tokens.map(() => []);
   const logits = tf.tidy(() => {
     const mask = prefillMask(pastLens, newLens, p, m);
@@ -103,12 +106,12 @@ export async function prefill(
       });
     }
     const last = Int32Array.from(newLens, (len, i) => i * m + len - 1);
-    return logitsInfer(params, c, takeRows(x, tf.tensor1d(last, 'int32')));
+    return logitsInfer(params, c, takeRows(x, tf.tensor1d(last, 'int32')), instructions);
   });
   const values = (await logits.data()) as Float32Array;
   logits.dispose();
   return {
-    caches: newLayers.map((layers, i) => ({ length: pastLens[i]! + newLens[i]!, layers })),
+    caches: newLayers.map((layers, i) => ({ length: pastLens[i]! + newLens[i]!, layers, instruction: instructions[i]! })),
     logits: values,
   };
 }

@@ -8,6 +8,7 @@ import * as tf from '@tensorflow/tfjs';
 import { headDim, type TransformerConfig } from './config.ts';
 import { param, type TransformerParams } from './params.ts';
 import { causalMask } from './attention.ts';
+import { BOS_ID, NUM_SPECIAL } from '../special-tokens.ts';
 
 function ln(x: tf.Tensor2D, p: TransformerParams, name: string): tf.Tensor2D {
   const { mean, variance } = tf.moments(x, -1, true);
@@ -38,9 +39,20 @@ export function referenceForward(p: TransformerParams, c: TransformerConfig, tok
     x = tf.add(x, dense(hidden, p, `h${l}.mlp.proj`));
   }
   const f = ln(x, p, 'ln_f');
-  const logits = c.tiedEmbeddings
+  let logits = c.tiedEmbeddings
     ? tf.add(tf.matMul(f, param<tf.Rank.R2>(p, 'tok_emb'), false, true), param(p, 'head.b')) as tf.Tensor2D
     : dense(f, p, 'head');
+  if (c.instructionCopy === true) {
+    // By the definition: the words between <bos> and the first special token, from that token on.
+    const bonus = (tokens.arraySync() as number[][]).map((row) => {
+      const close = row[0] === BOS_ID ? row.findIndex((id, i) => i > 0 && id < NUM_SPECIAL) : -1;
+      const bag = new Array<number>(c.vocabSize).fill(0);
+      for (let i = 1; i < close; i++) bag[row[i]!] = 1;
+      return row.map((_, pos) => (close > 0 && pos >= close ? bag : new Array<number>(c.vocabSize).fill(0)));
+    });
+    const gate = dense(f, p, 'copy').reshape([b, t, 1]);
+    logits = tf.add(logits.reshape([b, t, c.vocabSize]), tf.mul(gate, tf.tensor3d(bonus))).reshape([n, c.vocabSize]) as tf.Tensor2D;
+  }
   return { logits, values: dense(f, p, 'value').reshape([n]) as tf.Tensor1D };
 }
 

@@ -4,6 +4,7 @@ import { selectBackend } from '../../policy/backend.ts';
 import { Transformer } from '../../policy/transformer/transformer.ts';
 import type { SequenceCache } from '../../policy/transformer/kv-cache.ts';
 import { disposeCache } from '../../policy/transformer/kv-cache.ts';
+import { ACT_ID, BOS_ID } from '../../policy/special-tokens.ts';
 
 const CONFIG = { vocabSize: 40, dModel: 16, nLayers: 2, nHeads: 2, dFF: 32, maxContext: 32 };
 
@@ -13,6 +14,33 @@ function randomTokens(n: number, seed: number): number[] {
     s = (s * 1103515245 + 12345) % 2147483648;
     return 6 + (s % (CONFIG.vocabSize - 6));
   });
+}
+
+/** The model variants every test runs on. */
+const VARIANTS = [
+  { name: 'separate head', options: {} },
+  { name: 'tiedEmbeddings', options: { tiedEmbeddings: true } },
+  { name: 'instructionCopy', options: { instructionCopy: true } },
+] as const;
+
+/**
+ * Sequences for a variant: with the instruction copy they open with <bos>, four instruction words
+ * and <act>, so the copy's bonus is in play from position 5 on.
+ */
+function tokensFor(options: { readonly instructionCopy?: boolean; readonly tiedEmbeddings?: boolean }, n: number, seed: number): number[] {
+  const t = randomTokens(n, seed);
+  if (options.instructionCopy === true) {
+    t[0] = BOS_ID;
+    if (n > 5) t[5] = ACT_ID;
+  }
+  return t;
+}
+
+/** A gate that is far from 0 (it starts near 0), so the tests see the bonus. */
+function strengthenCopy(model: Transformer): void {
+  if (!('copy.w' in model.params)) return;
+  model.params['copy.w']!.assign(tf.randomNormal([model.config.dModel, 1], 0, 0.5, 'float32', 1));
+  model.params['copy.b']!.assign(tf.tensor1d([2]));
 }
 
 /** Full-forward logits of one sequence, [T, V]. */
@@ -26,15 +54,19 @@ function maxAbsDiff(a: Float32Array, b: Float32Array): number {
   return m;
 }
 
-describe.each([false, true])('transformer (cpu backend, tiedEmbeddings %s)', (tiedEmbeddings) => {
+describe.each(VARIANTS)('transformer (cpu backend, $name)', ({ options }) => {
   let model: Transformer;
+  const tiedEmbeddings = 'tiedEmbeddings' in options;
+  const randomTokens = (n: number, seed: number): number[] => tokensFor(options, n, seed);
   beforeAll(async () => {
     await selectBackend('cpu');
-    model = new Transformer({ ...CONFIG, tiedEmbeddings }, { seed: 3 });
+    model = new Transformer({ ...CONFIG, ...options }, { seed: 3 });
+    strengthenCopy(model);
   });
 
   it(tiedEmbeddings ? 'has no head.w: the head is the token embedding' : 'has its own head.w', () => {
     expect('head.w' in model.params).toBe(!tiedEmbeddings);
+    expect('copy.w' in model.params).toBe('instructionCopy' in options);
   });
 
   it('is causal: changing a future token leaves earlier logits unchanged', () => {
@@ -125,7 +157,7 @@ describe.each([false, true])('transformer (cpu backend, tiedEmbeddings %s)', (ti
   });
 
   it('round-trips weights by name and rejects mismatched ones', () => {
-    const other = new Transformer({ ...CONFIG, tiedEmbeddings }, { seed: 99 });
+    const other = new Transformer({ ...CONFIG, ...options }, { seed: 99 });
     other.setWeights(model.getWeights());
     const seq = randomTokens(6, 8);
     expect(maxAbsDiff(fullLogits(other, seq), fullLogits(model, seq))).toBe(0);
@@ -135,11 +167,13 @@ describe.each([false, true])('transformer (cpu backend, tiedEmbeddings %s)', (ti
 });
 
 describe('optimised path vs the straightforward reference implementation (cpu)', () => {
-  it.each([false, true])('gives the same log-probs, entropies, values and gradients (tiedEmbeddings %s)', async (tiedEmbeddings) => {
+  it.each(VARIANTS)('gives the same log-probs, entropies, values and gradients ($name)', async ({ options }) => {
     const { referenceLogProbsOf } = await import('../../policy/transformer/reference-forward.ts');
     await selectBackend('cpu');
-    const model = new Transformer({ ...CONFIG, nHeads: 4, tiedEmbeddings }, { seed: 11 });
-    const tokens = tf.tensor2d([randomTokens(12, 12), randomTokens(12, 13)], [2, 12], 'int32');
+    const model = new Transformer({ ...CONFIG, nHeads: 4, ...options }, { seed: 11 });
+    strengthenCopy(model);
+    // Row 2 opens without <bos>: no instruction, no bonus.
+    const tokens = tf.tensor2d([tokensFor(options, 12, 12), randomTokens(12, 13)], [2, 12], 'int32');
     const objective = (s: { logProbs: tf.Tensor; entropy: tf.Tensor; values: tf.Tensor }): tf.Scalar =>
       tf.addN([tf.mean(s.logProbs), tf.mul(0.3, tf.mean(s.entropy)), tf.mean(tf.square(s.values))]) as tf.Scalar;
     const vars = Object.values(model.params);
@@ -156,6 +190,28 @@ describe('optimised path vs the straightforward reference implementation (cpu)',
         scale = Math.max(scale, Math.abs(b[i]!));
       }
       expect(diff / scale).toBeLessThan(1e-4);
+    }
+    model.dispose();
+  });
+});
+
+describe('instruction copy', () => {
+  it('adds the gate to the logits of the instruction\'s words, from the token that closes it on', async () => {
+    await selectBackend('cpu');
+    const model = new Transformer({ ...CONFIG, instructionCopy: true }, { seed: 5 });
+    const seq = [BOS_ID, 10, 11, 10, ACT_ID, 12, 13];
+    const v = CONFIG.vocabSize;
+    // A constant gate of 5 against a gate of 0.
+    model.params['copy.w']!.assign(tf.zeros([CONFIG.dModel, 1]));
+    model.params['copy.b']!.assign(tf.tensor1d([5]));
+    const after = fullLogits(model, seq);
+    model.params['copy.b']!.assign(tf.tensor1d([0]));
+    const none = fullLogits(model, seq);
+    for (let pos = 0; pos < seq.length; pos++) {
+      for (const id of [10, 11, 12, 13, 20]) {
+        const bonus = after[pos * v + id]! - none[pos * v + id]!;
+        expect(bonus).toBeCloseTo(pos >= 4 && (id === 10 || id === 11) ? 5 : 0, 5);
+      }
     }
     model.dispose();
   });
