@@ -46,3 +46,13 @@ export function getPreset(name: string): TrainingOptionsConfig & { readonly step
   if (preset === undefined) throw new Error(`unknown preset "${name}"; expected one of ${Object.keys(presets).join(', ')}`);
   return preset;
 }
+
+/**
+ * The preset with the given options on top. The model block merges key by key, so that
+ * `--preset babyai-start --instruction-copy` keeps the preset's sizes.
+ */
+export function withPreset<T extends TrainingOptionsConfig>(preset: TrainingOptionsConfig | undefined, given: T): TrainingOptionsConfig & T {
+  if (preset === undefined) return given;
+  const model = preset.model !== undefined || given.model !== undefined ? { model: { ...preset.model, ...given.model } } : {};
+  return { ...preset, ...given, ...model };
+}

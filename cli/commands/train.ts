@@ -1,7 +1,7 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { createTrainingSystem, type TrainingOptions, type TrainingSummary } from '../../actors/training-system.ts';
 import type { TrainingOptionsConfig } from '../../actors/training/config.ts';
-import { getPreset, presets } from '../../actors/training/presets.ts';
+import { getPreset, presets, withPreset } from '../../actors/training/presets.ts';
 import { ALGORITHMS } from '../../algorithms/index.ts';
 import { resolveEnvDefinition } from '../../envs/index.ts';
 import { BACKEND_PREFERENCES, type BackendPreference } from '../../policy/backend.ts';
@@ -144,13 +144,12 @@ export function registerTrain(program: Command): void {
       const steps = options.steps ?? preset?.steps;
       if (steps === undefined) command.error("error: required option '--steps <n>' not specified (or give --preset)");
       const trainingOptions: TrainingOptions = {
-        ...preset,
+        ...withPreset(preset, givenConfig(command, options)),
         env,
         steps,
         backend: options.backend,
         ...(out !== undefined ? { out } : {}),
         ...(options.resume !== undefined ? { resume: options.resume } : {}),
-        ...givenConfig(command, options),
       };
       const summary = await runTraining(trainingOptions, options);
       if (options.json) printJson(summary);
