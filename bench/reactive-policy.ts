@@ -5,11 +5,12 @@
  * random door, turn or move. It shows which families a memoryless copy-and-explore skill solves
  * and which need memory or planning (docs/training-babyai.md).
  *
- *   npx tsx bench/reactive-policy.ts [HORIZON]
+ *   npx tsx bench/reactive-policy.ts [HORIZON] [SPLIT]   (default 20 test)
  */
 import { getEnv } from '../envs/index.ts';
 const env: any = getEnv('babyai');
 const H = Number(process.argv[2] ?? 20);
+const split = process.argv[3] ?? 'test';
 let rng = 12345; const rand = () => ((rng = (rng * 1103515245 + 12345) % 2147483648) / 2147483648);
 const pick = <T,>(a: T[]) => a[Math.floor(rand() * a.length)]!;
 function parse(goal: string) {
@@ -20,7 +21,7 @@ function parse(goal: string) {
   });
 }
 const byFam: Record<string, number[]> = {};
-for (const id of env.tasks('test')) {
+for (const id of env.tasks(split)) {
   const inst = env.make(); let r: any = await inst.reset({ taskId: id, seed: 0 });
   const subs = parse(r.observation.split('\n')[0].replace('Your goal: ', '')); let carrying = false;
   let ok = false;

@@ -12,6 +12,9 @@
  *   group std turns those small differences among successes into full ±1 advantages;
  * - entropy 0.02 on the constrained distribution: at 1e-3 the policy turned deterministic in
  *   ~15 steps, before it had learned which object to pick;
+ * - the instruction copy (a learned gate that raises the instruction's words in the head): the
+ *   goal-to-action copy stalled at two thirds of its ceiling without it, with it success over
+ *   the whole train split went from 0.449 to 0.583;
  * - history 0 (the instruction and the current view only): learned as fast as the full history
  *   at horizon 3 on GoToLocal and reads half the tokens, and the decision always sits at the
  *   same positions.
@@ -25,7 +28,7 @@ export const babyaiStart: TrainingOptionsConfig & { readonly steps: number } = {
   tasksPerStep: 8,
   groupSize: 8,
   concurrency: 64,
-  model: { dModel: 64, nHeads: 2, dFF: 256 },
+  model: { dModel: 64, nHeads: 2, dFF: 256, instructionCopy: true },
   epochs: 1,
   minibatch: 32,
   lr: 1e-3,
