@@ -119,7 +119,11 @@ export function createTrainingSystem(options: TrainingOptions): TrainingSystem {
     const schedule = (parseSchedule(config.schedule) as { ok: true; value: Schedule }).value;
     const fromStep = resumed?.state.step ?? 0;
     const agent = new TransformerPolicy(models.agentModel, models.tokenizer, { temperature: config.temperature, ...contextOptions(config) });
-    const policy = new FilteredPolicy(agent, config.observation, { record: true, ...(config.relabel === true ? { relabel: symmetriesOf(env) } : {}) });
+    const policy = new FilteredPolicy(agent, config.observation, {
+      record: true,
+      hide: config.hiddenActions ?? [],
+      ...(config.relabel === true ? { relabel: symmetriesOf(env) } : {}),
+    });
     if (resumed) agent.setWeights(resumed.state.policyVersion, models.model.getWeights());
     const curriculum = createCurriculumActor({ schedule, completedSteps: fromStep, ...(resumed ? { state: resumed.state.curriculum } : {}) });
     // Held back until the step's learner.stepped is out, so the stream reads step → decision → change.
@@ -218,7 +222,7 @@ export function createTrainingSystem(options: TrainingOptions): TrainingSystem {
     let evaluation: RolloutSummary | undefined;
     if (status === 'done' && config.evalEpisodes !== 0) {
       evaluation = await evaluate({
-        env, model: models.model, tokenizer: models.tokenizer, observation: config.observation, context: contextOptions(config), split: 'test',
+        env, model: models.model, tokenizer: models.tokenizer, observation: config.observation, hiddenActions: config.hiddenActions ?? [], context: contextOptions(config), split: 'test',
         ...(config.evalEpisodes !== 'all' ? { episodes: config.evalEpisodes } : {}),
         horizon: config.evalHorizon === 'default' ? env.spec.defaultHorizon : config.evalHorizon,
         temperature: config.evalTemperature, seed: config.seed, concurrency: config.concurrency,

@@ -48,7 +48,12 @@ export class FilteredPolicy implements Policy {
   constructor(
     readonly inner: TransformerPolicy,
     readonly filter: ObservationFilter,
-    readonly options: { readonly record?: boolean; readonly relabel?: SymmetryGroups } = {},
+    readonly options: {
+      readonly record?: boolean;
+      readonly relabel?: SymmetryGroups;
+      /** Actions removed from each request's choices (see TrainingConfig.hiddenActions). */
+      readonly hide?: readonly string[];
+    } = {},
   ) {
     if (options.relabel !== undefined) checkSymmetryGroups(options.relabel);
   }
@@ -76,12 +81,21 @@ export class FilteredPolicy implements Policy {
   }
 
   /** The request as the model reads it: filtered, and relabeled when asked. */
-  #seen(r: ActRequest): ActRequest {
+  #seen(request: ActRequest): ActRequest {
+    const r = this.#withoutHidden(request);
     const observation = filterObservation(this.filter, r.observation);
     if (this.options.relabel === undefined) return observation === r.observation ? r : { ...r, observation };
     const relabeling = this.#relabeling(r);
     const seen = { ...r, observation: relabeling.forward(observation) };
     return r.availableActions === undefined ? seen : { ...seen, availableActions: r.availableActions.map((a) => relabeling.forward(a)) };
+  }
+
+  /** The request without the hidden actions; a list they would empty stays whole (the agent must act). */
+  #withoutHidden(r: ActRequest): ActRequest {
+    const hide = this.options.hide;
+    if (hide === undefined || hide.length === 0 || r.availableActions === undefined) return r;
+    const kept = r.availableActions.filter((a) => !hide.includes(a));
+    return kept.length === r.availableActions.length || kept.length === 0 ? r : { ...r, availableActions: kept };
   }
 
   /** The episode's relabeling, drawn from its seed at its first turn and kept to its release. */

@@ -13,7 +13,7 @@ import { Transformer } from '../../policy/transformer/transformer.ts';
 import { decodeWeights } from '../../policy/transformer/weights-io.ts';
 import { CheckpointError } from '../checkpoint/format.ts';
 import { readCheckpoint } from '../checkpoint/read.ts';
-import { contextOptions, type TrainingConfig } from './config.ts';
+import { contextOptions, savedHiddenActions, type TrainingConfig } from './config.ts';
 
 export interface CheckpointAgent {
   readonly policy: FilteredPolicy;
@@ -31,6 +31,7 @@ export async function loadCheckpointAgent(
   const backend = await selectBackend(options.backend ?? 'auto');
   const { dir, data } = await readCheckpoint(location);
   const config = data.state.config as unknown as TrainingConfig;
+  const hide = savedHiddenActions(config, `${dir}/state.json`);
   const tokenizer = Tokenizer.fromJSON(data.tokenizer);
   const model = new Transformer(makeConfig(tokenizer.vocabSize, data.state.model));
   const tensors = decodeWeights(data.weights);
@@ -45,7 +46,7 @@ export async function loadCheckpointAgent(
   const temperature = options.temperature ?? config.evalTemperature ?? 1;
   const inner = new TransformerPolicy(model, tokenizer, { temperature, name: `checkpoint@${data.state.step}`, ...contextOptions(config) });
   return {
-    policy: new FilteredPolicy(inner, config.observation ?? 'full'),
+    policy: new FilteredPolicy(inner, config.observation ?? 'full', { hide }),
     config,
     step: data.state.step,
     dir,

@@ -40,6 +40,13 @@ export interface TrainingConfig extends Omit<LearnerArgs, 'algo'> {
    * Absent in checkpoints written before it existed, which is `false`.
    */
   readonly relabel: boolean;
+  /**
+   * Actions taken out of the choices the policy decodes from, in training and evaluation; the env
+   * is untouched. For BabyAI's `check available actions`: under the `no-action-list` filter it
+   * only spends a turn and replaces the view with a list the action trie already enforces.
+   * Absent in checkpoints written before it existed, which is none.
+   */
+  readonly hiddenActions: readonly string[];
   /** Past turns the policy reads (policy/context-window.ts); 'all' = as many as fit. */
   readonly historyTurns: number | 'all';
   /** Tokens of the first observation kept as the instruction; 'auto' = maxContext / 2. */
@@ -74,6 +81,7 @@ export const trainingDefaults = {
   observation: 'no-action-list' as ObservationFilter,
   dropUninformative: true,
   relabel: false,
+  hiddenActions: [] as readonly string[],
   historyTurns: 'all' as const,
   instructionTokens: 'auto' as const,
   maxVocab: 512,
@@ -99,6 +107,22 @@ function allOr<K extends string>(name: string, value: number | K, word: K, min: 
   if (value === word) return value;
   if (!(Number.isInteger(value) && (value as number) >= min)) throw new Error(`${name} must be "${word}" or an integer ≥ ${min}, got ${String(value)}`);
   return value;
+}
+
+function actionList(name: string, value: unknown): readonly string[] {
+  if (!(Array.isArray(value) && value.every((a) => typeof a === 'string' && a.trim() !== ''))) {
+    throw new Error(`${name} must be a list of non-empty action strings, got ${JSON.stringify(value)}`);
+  }
+  return value as readonly string[];
+}
+
+/** A saved config's hidden actions (none in checkpoints older than the field); CKPT_CORRUPT when malformed. */
+export function savedHiddenActions(config: Partial<Pick<TrainingConfig, 'hiddenActions'>>, file: string): readonly string[] {
+  try {
+    return actionList('hiddenActions', config.hiddenActions ?? []);
+  } catch (error) {
+    throw new CheckpointError('CKPT_CORRUPT', `${file}: ${(error as Error).message}`);
+  }
 }
 
 /** The context options of a TransformerPolicy for a run's config (old checkpoints lack them). */
@@ -137,6 +161,7 @@ export function resolveConfig(env: string, options: TrainingOptionsConfig & { re
     observation: parseObservationFilter(options.observation ?? trainingDefaults.observation),
     dropUninformative: options.dropUninformative ?? trainingDefaults.dropUninformative,
     relabel: options.relabel ?? trainingDefaults.relabel,
+    hiddenActions: actionList('hiddenActions', options.hiddenActions ?? trainingDefaults.hiddenActions),
     historyTurns: allOr('historyTurns', options.historyTurns ?? trainingDefaults.historyTurns, 'all', 0),
     instructionTokens: allOr('instructionTokens', options.instructionTokens ?? trainingDefaults.instructionTokens, 'auto', 1),
     maxVocab: positiveInt('maxVocab', options.maxVocab ?? trainingDefaults.maxVocab),
@@ -184,5 +209,6 @@ export function resumeConfig(saved: TrainingConfig, env: string, options: Traini
   if (conflicts.length > 0) {
     throw new CheckpointError('CKPT_INCOMPATIBLE', `a resumed run keeps the checkpoint's configuration; these differ: ${conflicts.join('; ')}`);
   }
+  next.hiddenActions = savedHiddenActions(saved, "the checkpoint's state.json");
   return next as unknown as TrainingConfig;
 }

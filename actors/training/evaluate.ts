@@ -17,6 +17,8 @@ export interface EvaluateOptions {
   readonly model: Transformer;
   readonly tokenizer: Tokenizer;
   readonly observation: ObservationFilter;
+  /** Actions taken out of the policy's choices (TrainingConfig.hiddenActions). */
+  readonly hiddenActions?: readonly string[];
   /** Context options of the run (training/config.ts contextOptions). */
   readonly context?: { readonly historyTurns?: number; readonly instructionTokens?: number };
   readonly split: Split;
@@ -32,7 +34,7 @@ export interface EvaluateOptions {
 
 export async function evaluate(options: EvaluateOptions): Promise<RolloutSummary> {
   const inner = new TransformerPolicy(options.model, options.tokenizer, { temperature: options.temperature, name: options.name ?? 'transformer', ...options.context });
-  const policy = new FilteredPolicy(inner, options.observation);
+  const policy = new FilteredPolicy(inner, options.observation, { hide: options.hiddenActions ?? [] });
   const system = createRolloutSystem({
     env: options.env,
     agent: policy,

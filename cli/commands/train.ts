@@ -47,6 +47,7 @@ interface TrainCliOptions extends DashboardCliOptions {
   tiedEmbeddings?: boolean;
   instructionCopy?: boolean;
   relabel?: boolean;
+  hideAction?: string[];
   evalEpisodes?: number;
   evalTemperature?: number;
   evalHorizon?: number;
@@ -89,6 +90,7 @@ function givenConfig(command: Command, o: TrainCliOptions): TrainingOptionsConfi
     ...pick('lr'), ...pick('epochs'), ...pick('minibatch'), ...pick('temperature'), ...pick('klCoef'), ...pick('entropyCoef'),
     ...pick('checkpointEvery'), ...pick('observation'), ...pick('stdNorm'), ...pick('historyTurns'), ...pick('instructionTokens'), ...pick('evalEpisodes'), ...pick('evalTemperature'), ...pick('evalHorizon'),
     ...pick('relabel'),
+    ...(given('hideAction') ? { hiddenActions: o.hideAction } : {}),
     ...(Object.keys(model).length > 0 ? { model } : {}),
   } as TrainingOptionsConfig;
 }
@@ -130,6 +132,7 @@ export function registerTrain(program: Command): void {
     .option('--no-instruction-copy', 'no copy gate')
     .option('--relabel', 'permute the env\'s interchangeable words (BabyAI: colours) at random in each training episode, so no label carries a prior')
     .option('--no-relabel', 'train on the env\'s own words')
+    .option('--hide-action <action>', 'take an action out of the policy\'s choices, e.g. "check available actions" (repeatable)', (a: string, all: string[] = []) => [...all, a])
     .option('--eval-episodes <n>', 'test episodes evaluated at the end, 0 = none (default: the whole test split)', nonNegativeInt('--eval-episodes'))
     .option('--eval-temperature <t>', 'evaluation temperature, 0 = greedy (default 1)', nonNegativeNumber('--eval-temperature'))
     .option('--eval-horizon <n>', 'evaluation horizon (default: the env default)', positiveInt('--eval-horizon'))
