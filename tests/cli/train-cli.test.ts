@@ -12,7 +12,8 @@ const TINY = ['--tasks-per-step', '2', '--group-size', '2', '--schedule', 'fixed
 describe('actorgym train / eval / rollout --agent checkpoint (smoke)', () => {
   it('train → eval → rollout with the checkpoint, all through the real entry point', async () => {
     const run = path.join(dir, 'run');
-    const train = await runCli(['train', '--env', 'babyai', '--algo', 'grpo', '--steps', '2', '--out', run, '--eval-episodes', '4', '--json', ...TINY]);
+    const train = await runCli(['train', '--env', 'babyai', '--algo', 'grpo', '--steps', '2', '--out', run, '--eval-episodes', '4', '--json', ...TINY,
+      '--instruction-copy', '--hide-action', 'check available actions']);
     expect(train.code, train.stderr).toBe(0);
     const summary = JSON.parse(train.stdout);
     expect(summary).toMatchObject({ status: 'done', steps: 2, backend: 'wasm', algo: 'grpo' });
@@ -30,6 +31,13 @@ describe('actorgym train / eval / rollout --agent checkpoint (smoke)', () => {
     expect(episodes).toHaveLength(4);
     expect(episodes[0]).toMatchObject({ taskId: expect.any(String), outcome: expect.any(String), reward: expect.any(Number), turns: expect.any(Number) });
     expect(episodes[0].steps[0]).toMatchObject({ action: expect.any(String), observation: expect.any(String), reward: expect.any(Number) });
+    // Flags reach the saved config, and a hidden action is never taken.
+    const config = JSON.parse(readFileSync(path.join(run, 'config.json'), 'utf8'));
+    expect(config).toMatchObject({ hiddenActions: ['check available actions'], model: { dModel: 32, instructionCopy: true } });
+    const actions = ['step-000001.jsonl', 'step-000002.jsonl'].flatMap((f) =>
+      readFileSync(path.join(run, 'trajectories', f), 'utf8').trim().split('\n').flatMap((l) => JSON.parse(l).steps.map((st: { action: string }) => st.action)));
+    expect(actions.length).toBeGreaterThan(0);
+    expect(actions).not.toContain('check available actions');
 
     const evaluated = await runCli(['eval', '--checkpoint', run, '--env', 'babyai', '--split', 'test', '--episodes', '4', '--json']);
     expect(evaluated.code, evaluated.stderr).toBe(0);
