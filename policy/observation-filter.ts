@@ -39,6 +39,7 @@ export interface RecordedEpisode {
  * released episode (and the action lists its turns were constrained to) is kept until `take`.
  * With `relabel`, each episode reads and writes through its own symmetry relabeling
  * (policy/relabel.ts): the recorded tokens and action lists are the relabeled ones the policy saw.
+ * With `hide`, those actions are taken out of each request's choices before the model sees them.
  */
 export class FilteredPolicy implements Policy {
   readonly #records = new Map<string, RecordedEpisode>();
