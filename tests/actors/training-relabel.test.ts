@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createTrainingSystem, type TrainingOptions } from '../../actors/training-system.ts';
-import { TIMING_FIELDS } from '../../actors/training/metrics.ts';
+import { metricLines } from './metric-lines.ts';
 
 // `relabel`: BabyAI's colours permuted per training episode (policy/relabel.ts). Tiny config as
 // in training-resume.test.ts.
@@ -15,14 +15,6 @@ const base: TrainingOptions = {
   corpusTasks: 8, checkpointEvery: 0, evalEpisodes: 0, minibatch: 8, relabel: true,
   model: { dModel: 32, nLayers: 1, nHeads: 2, dFF: 64, maxContext: 128 },
 };
-
-function metricLines(run: string): Record<string, number>[] {
-  return readFileSync(path.join(run, 'metrics.jsonl'), 'utf8').trim().split('\n').map((line) => {
-    const metrics = JSON.parse(line) as Record<string, number>;
-    for (const field of TIMING_FIELDS) delete metrics[field];
-    return metrics;
-  });
-}
 
 describe('training with relabel', () => {
   it('sends the env its own words, and is reproducible from the seed', async () => {

@@ -1,9 +1,9 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createTrainingSystem, type TrainingOptions } from '../../actors/training-system.ts';
-import { TIMING_FIELDS } from '../../actors/training/metrics.ts';
+import { metricLines } from './metric-lines.ts';
 import type { TrainingEvent } from '../../streams/training-events.ts';
 
 // Issue 3: "N steps + kill + resume N more gives the same per-step metrics as 2N steps in one
@@ -17,14 +17,6 @@ const base: Omit<TrainingOptions, 'steps'> = {
   corpusTasks: 8, checkpointEvery: 1, evalEpisodes: 0, epochs: 2, minibatch: 4,
   model: { dModel: 32, nLayers: 1, nHeads: 2, dFF: 64, maxContext: 128 },
 };
-
-function metricLines(run: string): Record<string, number>[] {
-  return readFileSync(path.join(run, 'metrics.jsonl'), 'utf8').trim().split('\n').map((line) => {
-    const metrics = JSON.parse(line) as Record<string, number>;
-    for (const field of TIMING_FIELDS) delete metrics[field];
-    return metrics;
-  });
-}
 
 describe('exact resume (issue 3)', () => {
   it('2 steps + stop + resume 2 more = 4 steps in one run, metric for metric', async () => {

@@ -1,25 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { resolveConfig, resumeConfig, savedHiddenActions } from '../../actors/training/config.ts';
 import { FilteredPolicy } from '../../policy/observation-filter.ts';
-import type { ActRequest, Decision } from '../../policy/policy.ts';
-import type { TransformerPolicy } from '../../policy/transformer-policy.ts';
+import type { ActRequest } from '../../policy/policy.ts';
+import { recordingInner } from './stub-inner.ts';
 
 const CHECK = 'check available actions';
 
-/** A stand-in model that takes the first action it is offered and remembers what it read. */
-function firstActionInner() {
-  const seen: ActRequest[] = [];
-  const inner = {
-    name: 'stub',
-    version: 0,
-    async act(batch: readonly ActRequest[]): Promise<readonly Decision[]> {
-      seen.push(...batch);
-      return batch.map((r) => ({ action: r.availableActions?.[0] ?? 'noop' }));
-    },
-    release: () => ({ tokens: [1], mask: [0], logProbs: [0] }),
-  };
-  return { seen, inner: inner as unknown as TransformerPolicy };
-}
+/** A stand-in model that takes the first action it is offered. */
+const firstActionInner = () => recordingInner((r) => r.availableActions?.[0] ?? 'noop');
 
 const request = (availableActions: string[] | undefined, turn = 0): ActRequest => ({
   episodeId: 'e1', turn, seed: 1, observation: 'Your goal: go to the red ball', ...(availableActions ? { availableActions } : {}),

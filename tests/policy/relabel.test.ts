@@ -3,8 +3,8 @@ import { checkSymmetryGroups } from '../../envs/symmetries.ts';
 import { babyaiSpec } from '../../envs/babyai/index.ts';
 import { Relabeling } from '../../policy/relabel.ts';
 import { FilteredPolicy } from '../../policy/observation-filter.ts';
-import type { ActRequest, Decision } from '../../policy/policy.ts';
-import type { TransformerPolicy } from '../../policy/transformer-policy.ts';
+import type { ActRequest } from '../../policy/policy.ts';
+import { recordingInner } from './stub-inner.ts';
 
 const COLOURS = ['red', 'green', 'blue', 'purple', 'yellow', 'grey'];
 const TEXT = 'Your goal: go to the red ball\nThere is a grey key 1 and a red box 2; reddish greyhound.';
@@ -43,19 +43,7 @@ describe('Relabeling', () => {
 });
 
 /** A stand-in model that picks the first action naming a colour and remembers what it read. */
-function recordingInner() {
-  const seen: ActRequest[] = [];
-  const inner = {
-    name: 'stub',
-    version: 0,
-    async act(batch: readonly ActRequest[]): Promise<readonly Decision[]> {
-      seen.push(...batch);
-      return batch.map((r) => ({ action: (r.availableActions ?? []).find((a) => / \w+ ball 1$/.test(a)) ?? 'turn left' }));
-    },
-    release: () => ({ tokens: [1], mask: [0], logProbs: [0] }),
-  };
-  return { seen, inner: inner as unknown as TransformerPolicy };
-}
+const colourInner = () => recordingInner((r) => (r.availableActions ?? []).find((a) => / \w+ ball 1$/.test(a)) ?? 'turn left');
 
 describe('FilteredPolicy with relabel', () => {
   const request = (turn: number, episodeId = 'e1', seed = 3): ActRequest => ({
@@ -67,7 +55,7 @@ describe('FilteredPolicy with relabel', () => {
   });
 
   it('the model reads and writes relabeled text; the env gets its own words back; the record keeps what the model saw', async () => {
-    const { seen, inner } = recordingInner();
+    const { seen, inner } = colourInner();
     const policy = new FilteredPolicy(inner, 'no-action-list', { record: true, relabel: [COLOURS] });
     const expected = new Relabeling([COLOURS], 3).forward('red');
     const [first] = await policy.act([request(0)]);
@@ -87,7 +75,7 @@ describe('FilteredPolicy with relabel', () => {
   });
 
   it('episodes with other seeds read other permutations', async () => {
-    const { seen, inner } = recordingInner();
+    const { seen, inner } = colourInner();
     const policy = new FilteredPolicy(inner, 'full', { relabel: [COLOURS] });
     await policy.act(Array.from({ length: 30 }, (_, i) => request(0, `e${i}`, i)));
     const goals = new Set(seen.map((r) => r.observation.split('\n')[0]));
@@ -95,7 +83,7 @@ describe('FilteredPolicy with relabel', () => {
   });
 
   it('without relabel the model reads the env text', async () => {
-    const { seen, inner } = recordingInner();
+    const { seen, inner } = colourInner();
     const policy = new FilteredPolicy(inner, 'full');
     await policy.act([request(0)]);
     expect(seen[0]).toEqual(request(0));
