@@ -47,9 +47,11 @@ describe('learner memory (tf.memory().numTensors across learner steps)', () => {
     await selectBackend('cpu');
   });
 
-  for (const algo of ['grpo', 'ppo'] as Algorithm[]) {
-    it(`${algo}: live tensors stay flat after the first step (Adam's moments) — training and checkpointing`, async () => {
-      const config = resolveConfig('babyai', { steps: 4, algo, epochs: 2, minibatch: 3, model: { dModel: 16, nLayers: 1, nHeads: 2, dFF: 32, maxContext: 64 } });
+  const cases: [Algorithm, boolean][] = [['grpo', false], ['ppo', false], ['grpo', true]];
+  for (const [algo, instructionCopy] of cases) {
+    it(`${algo}${instructionCopy ? ' with the instruction copy' : ''}: live tensors stay flat after the first step (Adam's moments) — training and checkpointing`, async () => {
+      const model = { dModel: 16, nLayers: 1, nHeads: 2, dFF: 32, maxContext: 64, instructionCopy };
+      const config = resolveConfig('babyai', { steps: 4, algo, epochs: 2, minibatch: 3, model });
       const models = freshModels(tokenizer, config);
       const counts: number[] = [];
       for (let step = 1; step <= 4; step++) {

@@ -102,7 +102,13 @@ describe('TransformerPolicy (cpu backend)', () => {
     for (const p of [solo, crowd]) p.dispose();
   });
 
-  it('leaks no tensors across act/release cycles and weight updates', async () => {
+  it('leaks no tensors across act/release cycles and weight updates, with the instruction copy too', async () => {
+    const copying = new Transformer({ ...model.config, instructionCopy: true }, { seed: 3 });
+    for (const m of [model, copying]) await expectNoLeaks(m);
+    copying.dispose();
+  });
+
+  async function expectNoLeaks(model: Transformer): Promise<void> {
     const policy = new TransformerPolicy(model, tokenizer, { constrained: false, maxActionTokens: 5 });
     await play(policy, ['warm'], 2, () => undefined);
     policy.release('warm');
@@ -115,7 +121,8 @@ describe('TransformerPolicy (cpu backend)', () => {
     }
     expect(policy.version).toBe(2);
     expect(policy.liveEpisodes).toBe(0);
-  });
+    policy.dispose();
+  }
 
   it('after setWeights, new samples are scored under the new weights', async () => {
     const other = new Transformer(model.config, { seed: 77 });
