@@ -121,7 +121,7 @@ export function createTrainingSystem(options: TrainingOptions): TrainingSystem {
     const agent = new TransformerPolicy(models.agentModel, models.tokenizer, { temperature: config.temperature, ...contextOptions(config) });
     const policy = new FilteredPolicy(agent, config.observation, {
       record: true,
-      hide: config.hiddenActions ?? [],
+      hide: config.hiddenActions,
       ...(config.relabel === true ? { relabel: symmetriesOf(env) } : {}),
     });
     if (resumed) agent.setWeights(resumed.state.policyVersion, models.model.getWeights());
@@ -222,7 +222,7 @@ export function createTrainingSystem(options: TrainingOptions): TrainingSystem {
     let evaluation: RolloutSummary | undefined;
     if (status === 'done' && config.evalEpisodes !== 0) {
       evaluation = await evaluate({
-        env, model: models.model, tokenizer: models.tokenizer, observation: config.observation, hiddenActions: config.hiddenActions ?? [], context: contextOptions(config), split: 'test',
+        env, model: models.model, tokenizer: models.tokenizer, observation: config.observation, hiddenActions: config.hiddenActions, context: contextOptions(config), split: 'test',
         ...(config.evalEpisodes !== 'all' ? { episodes: config.evalEpisodes } : {}),
         horizon: config.evalHorizon === 'default' ? env.spec.defaultHorizon : config.evalHorizon,
         temperature: config.evalTemperature, seed: config.seed, concurrency: config.concurrency,
