@@ -11,7 +11,7 @@ import { agentGymHttpDefinition, agentGymTaskOrder } from '../envs/remote/agentg
 import { remoteEnvDefinition } from '../envs/remote/ws-client.ts';
 import type { Policy } from '../policy/policy.ts';
 import { table } from '../cli/output.ts';
-import { median, repeat, startChildServer } from './stats.ts';
+import { median, processCpuMicros, startChildServer } from './stats.ts';
 
 export interface RuntimeBenchOptions {
   readonly runs?: number;
@@ -19,15 +19,33 @@ export interface RuntimeBenchOptions {
   readonly concurrency?: number;
 }
 
+interface TransportRun {
+  readonly stepsPerSecond: number;
+  /** CPU µs per env step in this process (the client: runtime, agent, and the transport's client side). */
+  readonly clientMicros: number;
+  /** CPU µs per env step in the server process (env and the transport's server side). */
+  readonly serverMicros: number | undefined;
+}
+
 export async function runRuntimeBench(options: RuntimeBenchOptions = {}): Promise<void> {
   const runs = options.runs ?? 5;
   const episodes = options.episodes ?? 512;
   const concurrency = options.concurrency ?? 64;
   const babyai = getEnv('babyai');
-  const stepsPerSecond = async (env: EnvDefinition) => {
+  /** One run: steps/s, and CPU µs per env step on this side (client) and in the server process. */
+  const once = async (env: EnvDefinition, serverPid?: number): Promise<TransportRun> => {
+    const serverBefore = serverPid === undefined ? undefined : processCpuMicros(serverPid);
+    const clientBefore = process.cpuUsage();
     const summary = await createRolloutSystem({ env, agent: 'random', split: 'train', episodes, concurrency, seed: 1 }).run();
+    const client = process.cpuUsage(clientBefore);
+    const serverAfter = serverPid === undefined ? undefined : processCpuMicros(serverPid);
     if (summary.outcomes.aborted > 0) throw new Error(`${summary.outcomes.aborted} episodes aborted during the benchmark`);
-    return summary.stepsPerSecond;
+    const steps = summary.meanTurns * summary.episodes;
+    return {
+      stepsPerSecond: summary.stepsPerSecond,
+      clientMicros: (client.user + client.system) / steps,
+      serverMicros: serverBefore === undefined || serverAfter === undefined ? undefined : (serverAfter - serverBefore) / steps,
+    };
   };
 
   const server = await startChildServer(['babyai', '--port', '0', '--agentgym-http', '0'], 2);
@@ -47,26 +65,48 @@ export async function runRuntimeBench(options: RuntimeBenchOptions = {}): Promis
     });
     // Three warm-up runs each (measured: steps/s settles after two or three), so every side,
     // the server process included, is measured after JIT.
-    const measure = async (env: EnvDefinition) => {
-      for (let i = 0; i < 3; i++) await stepsPerSecond(env);
-      return median(await repeat(runs, () => stepsPerSecond(env)));
+    const measure = async (env: EnvDefinition, serverPid?: number) => {
+      for (let i = 0; i < 3; i++) await once(env, serverPid);
+      const results: TransportRun[] = [];
+      for (let i = 0; i < runs; i++) results.push(await once(env, serverPid));
+      const server = results.map((r) => r.serverMicros).filter((v) => v !== undefined);
+      return {
+        stepsPerSecond: median(results.map((r) => r.stepsPerSecond)),
+        clientMicros: median(results.map((r) => r.clientMicros)),
+        serverMicros: server.length > 0 ? median(server) : undefined,
+      };
     };
     const local = await measure(babyai);
-    const ws = await measure(remote);
-    const rest = await measure(http);
+    const ws = await measure(remote, server.child.pid);
+    const rest = await measure(http, server.child.pid);
     await (remote as { close?: () => Promise<void> }).close?.();
     console.log(
       `BabyAI train split, random agent, ${concurrency} concurrent episodes, ${episodes} episodes a run, ` +
-        `median of ${runs} runs after three warm-up runs; the servers run in a child process\n`,
+        `median of ${runs} runs after three warm-up runs; the servers run in a child process. CPU columns: ` +
+        `user + system time per env step of this (client) process and of the server process; a side near ` +
+        `1e6 / (steps/s) µs is saturated and sets the pace\n`,
     );
+    const cpu = (micros: number | undefined) => (micros === undefined ? 'n/a' : micros.toFixed(1));
     console.log(
       table([
-        ['transport', 'env steps/s', 'vs HTTP'],
-        ['in-process', local.toFixed(0), `${(local / rest).toFixed(2)}×`],
-        ['WebSocket (actorgym serve)', ws.toFixed(0), `${(ws / rest).toFixed(2)}×`],
-        ['HTTP request per step (AgentGym shape)', rest.toFixed(0), '1.00×'],
+        ['transport', 'env steps/s', 'vs HTTP', 'wall µs/step', 'client CPU µs/step', 'server CPU µs/step'],
+        ...(
+          [
+            ['in-process', local],
+            ['WebSocket (actorgym serve)', ws],
+            ['HTTP request per step (AgentGym shape)', rest],
+          ] as const
+        ).map(([name, r]) => [
+          name,
+          r.stepsPerSecond.toFixed(0),
+          `${(r.stepsPerSecond / rest.stepsPerSecond).toFixed(2)}×`,
+          (1e6 / r.stepsPerSecond).toFixed(1),
+          cpu(r.clientMicros),
+          cpu(r.serverMicros),
+        ]),
       ]),
     );
+    printRatioBound(local, ws, rest);
   } finally {
     await server.stop();
   }
@@ -80,6 +120,20 @@ export async function runRuntimeBench(options: RuntimeBenchOptions = {}): Promis
       ['actor runtime (episode machines, agent/env actors, events)', overhead.runtime.toFixed(2)],
       ['overhead', (overhead.runtime - overhead.bare).toFixed(2)],
     ]),
+  );
+}
+
+/**
+ * Client and server run in parallel, so a transport's pace is set by its busier side. For
+ * WebSocket to reach 3× HTTP, each side must spend under a third of HTTP's wall time per step.
+ */
+function printRatioBound(local: TransportRun, ws: TransportRun, http: TransportRun): void {
+  const budget = 1e6 / http.stepsPerSecond / 3;
+  const server = ws.serverMicros === undefined ? 'n/a' : `${ws.serverMicros.toFixed(1)} µs`;
+  console.log(
+    `\n3× HTTP means ${budget.toFixed(1)} µs of wall time per step. Over WebSocket the client spends ` +
+      `${ws.clientMicros.toFixed(1)} µs of CPU per step and the server ${server}; in-process, the runtime ` +
+      `and the env together spend ${local.clientMicros.toFixed(1)} µs. Each side must fit in the ${budget.toFixed(1)} µs.`,
   );
 }
 

@@ -1,5 +1,6 @@
 /** Small helpers shared by benchmarks: medians of repeated runs and a child server to measure against. */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 export function median(values: readonly number[]): number {
@@ -45,3 +46,23 @@ export function startChildServer(args: readonly string[], readyLines = 1): Promi
     child.once('exit', (code) => reject(new Error(`server exited with ${code} before it was ready: ${err.trim()}`)));
   });
 }
+
+/**
+ * CPU time (user + system, µs) a process has used so far, read from `/proc/PID/stat`; undefined
+ * where there is no procfs (the benchmark then leaves the server's column empty). Ticks are
+ * 10 ms, so read it around runs of a second or more.
+ */
+export function processCpuMicros(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the parenthesised command name, which may itself hold spaces.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const ticks = Number(fields[11]) + Number(fields[12]);
+    return Number.isFinite(ticks) ? ticks * CLOCK_TICK_MICROS : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** USER_HZ is 100 on every Linux build Node supports. */
+const CLOCK_TICK_MICROS = 10_000;
