@@ -37,6 +37,13 @@ export interface WindowOptions {
    * reads the instruction and the current observation only, at the same positions every turn.
    */
   readonly historyTurns?: number;
+  /**
+   * With `historyTurns`: past blocks keep only their action, `[<act> a_k… </act>]`, and drop
+   * their observation. The model then remembers what it did (a sub-goal reached, a pickup, the
+   * turns of a search) for a few tokens a turn instead of a whole view. Every turn starts a new
+   * window, since the previous turn's observation leaves it.
+   */
+  readonly historyActionsOnly?: boolean;
 }
 
 /** A trajectory whose windows each satisfy the contract above. */
@@ -57,9 +64,12 @@ export class EpisodeContext {
   readonly #refill: number;
   readonly #maxInstruction: number;
   readonly #history: number | undefined;
+  readonly #actionsOnly: boolean;
   #headLength = 0;
   /** Start index (in the current window) of each turn block. */
   #turnStarts: number[] = [];
+  /** Index (in the current window) of each turn block's `<act>`. */
+  #actStarts: number[] = [];
   #current: WindowRecord = { tokens: [], mask: [], logProbs: [] };
   readonly #closed: WindowRecord[] = [];
 
@@ -68,7 +78,9 @@ export class EpisodeContext {
     this.#refill = options.refillFraction ?? 0.75;
     this.#maxInstruction = options.maxInstructionTokens ?? Math.floor(options.maxContext / 2);
     this.#history = options.historyTurns;
+    this.#actionsOnly = options.historyActionsOnly ?? false;
     if (!(this.#refill > 0 && this.#refill <= 1)) throw new Error('refillFraction must be in (0, 1]');
+    if (this.#actionsOnly && this.#history === undefined) throw new Error('historyActionsOnly needs historyTurns');
     if (this.#history !== undefined && !(Number.isInteger(this.#history) && this.#history >= 0)) {
       throw new Error(`historyTurns must be an integer ≥ 0, got ${this.#history}`);
     }
@@ -104,13 +116,17 @@ export class EpisodeContext {
       this.#push([BOS_ID, ...observation.slice(0, room)], 0);
       this.#headLength = this.#current.tokens.length;
       this.#turnStarts.push(this.#headLength);
+      this.#actStarts.push(this.#headLength);
       this.#push([ACT_ID], 0);
       return { windowReset: false };
     }
     const block = [OBS_ID, ...observation, ACT_ID];
     const withinHistory = this.#history === undefined || this.#turnStarts.length <= this.#history;
-    if (withinHistory && this.#current.tokens.length + block.length + budget <= this.#maxContext) {
+    // Actions-only memory: the previous block's observation must leave, so only turn 0 appends.
+    const keepsViews = !this.#actionsOnly || this.#turnStarts.length === 0;
+    if (withinHistory && keepsViews && this.#current.tokens.length + block.length + budget <= this.#maxContext) {
       this.#turnStarts.push(this.#current.tokens.length);
+      this.#actStarts.push(this.#current.tokens.length + block.length - 1);
       this.#push(block, 0);
       return { windowReset: false };
     }
@@ -146,21 +162,37 @@ export class EpisodeContext {
     const len = old.tokens.length;
     const target = Math.floor(this.#refill * this.#maxContext);
     const need = observation.length + 2 + budget;
+    // What block i keeps: all of it, or (actions only) from its <act> to its end.
+    const from = (i: number) => (this.#actionsOnly ? this.#actStarts[i]! : this.#turnStarts[i]!);
+    const end = (i: number) => this.#turnStarts[i + 1] ?? len;
+    const keptFrom = (k: number) => {
+      let n = 0;
+      for (let i = k; i < this.#turnStarts.length; i++) n += end(i) - from(i);
+      return n;
+    };
     // Keep turns from index k on: the smallest k that fits the refill target, else none.
-    let k = this.#turnStarts.findIndex((start) => this.#headLength + (len - start) + need <= target);
+    let k = this.#turnStarts.findIndex((_, i) => this.#headLength + keptFrom(i) + need <= target);
     if (k < 0) k = this.#turnStarts.length;
     if (this.#history !== undefined) k = Math.max(k, this.#turnStarts.length - this.#history);
-    const keepFrom = this.#turnStarts[k] ?? len;
     const room = this.#maxContext - budget - this.#headLength - 2;
     if (room < 0) throw new Error(`action budget ${budget} leaves no room in a context of ${this.#maxContext}`);
     if (agentTokens(old) > 0) this.#closed.push(old);
     this.#current = { tokens: [], mask: [], logProbs: [] };
     this.#push(old.tokens.slice(0, this.#headLength), 0);
-    const kept = old.tokens.slice(keepFrom);
-    this.#turnStarts = this.#turnStarts.slice(k).map((start) => start - keepFrom + this.#headLength);
-    this.#push(kept, 0);
-    this.#turnStarts.push(this.#current.tokens.length);
+    const turnStarts: number[] = [];
+    const actStarts: number[] = [];
+    for (let i = k; i < this.#turnStarts.length; i++) {
+      const at = this.#current.tokens.length;
+      turnStarts.push(at);
+      actStarts.push(at + this.#actStarts[i]! - from(i));
+      this.#push(old.tokens.slice(from(i), end(i)), 0);
+    }
+    this.#turnStarts = turnStarts;
+    this.#actStarts = actStarts;
     // An observation too long for any window keeps its beginning.
-    this.#push([OBS_ID, ...observation.slice(0, room), ACT_ID], 0);
+    const block = [OBS_ID, ...observation.slice(0, room), ACT_ID];
+    this.#turnStarts.push(this.#current.tokens.length);
+    this.#actStarts.push(this.#current.tokens.length + block.length - 1);
+    this.#push(block, 0);
   }
 }

@@ -27,6 +27,8 @@ export interface TransformerPolicyOptions {
   readonly refillFraction: number;
   /** Past turns the model reads (context-window.ts; default: as many as fit). */
   readonly historyTurns?: number;
+  /** With historyTurns: past turns keep their action only (context-window.ts). */
+  readonly historyActionsOnly?: boolean;
   /** Tokens of the first observation kept as the instruction (default maxContext / 2). */
   readonly instructionTokens?: number;
   readonly name: string;
@@ -151,6 +153,7 @@ export class TransformerPolicy implements Policy {
           maxContext: this.model.config.maxContext,
           refillFraction: this.options.refillFraction,
           ...(this.options.historyTurns !== undefined ? { historyTurns: this.options.historyTurns } : {}),
+          ...(this.options.historyActionsOnly ? { historyActionsOnly: true } : {}),
           ...(this.options.instructionTokens !== undefined ? { maxInstructionTokens: this.options.instructionTokens } : {}),
         }),
         cache: undefined,

@@ -8,7 +8,7 @@ import type { Cell, Experiment, TrainOptions } from './spec.ts';
 
 export const ACTORGYM_BIN = fileURLToPath(new URL('../../bin/actorgym.js', import.meta.url));
 
-const FLAGS: Readonly<Record<Exclude<keyof TrainOptions, 'model' | 'stdNorm'>, string>> = {
+const FLAGS: Readonly<Record<Exclude<keyof TrainOptions, 'model' | 'stdNorm' | 'historyActionsOnly'>, string>> = {
   tasksPerStep: '--tasks-per-step',
   groupSize: '--group-size',
   concurrency: '--concurrency',
@@ -49,6 +49,7 @@ export function trainFlags(train: TrainOptions): string[] {
   }
   // The CLI can only turn std normalisation off (it is on by default).
   if (train.stdNorm === false) args.push('--no-std-norm');
+  if (train.historyActionsOnly === true) args.push('--history-actions-only');
   return args;
 }
 

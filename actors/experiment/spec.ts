@@ -27,6 +27,7 @@ export const TrainOptionsSchema = z.strictObject({
   observation: z.enum(['full', 'no-action-list']).optional(),
   stdNorm: z.boolean().optional(),
   historyTurns: z.int().min(0).optional(),
+  historyActionsOnly: z.boolean().optional(),
   instructionTokens: positiveInt.optional(),
   model: z.strictObject({
     dModel: positiveInt.optional(),

@@ -49,6 +49,12 @@ export interface TrainingConfig extends Omit<LearnerArgs, 'algo'> {
   readonly hiddenActions: readonly string[];
   /** Past turns the policy reads (policy/context-window.ts); 'all' = as many as fit. */
   readonly historyTurns: number | 'all';
+  /**
+   * Past turns keep their action only, not their observation (policy/context-window.ts): a
+   * memory of what the agent did at a few tokens a turn. Needs a numeric `historyTurns`. Absent
+   * in checkpoints written before it existed, which is `false`.
+   */
+  readonly historyActionsOnly: boolean;
   /** Tokens of the first observation kept as the instruction; 'auto' = maxContext / 2. */
   readonly instructionTokens: number | 'auto';
   readonly maxVocab: number;
@@ -83,6 +89,7 @@ export const trainingDefaults = {
   relabel: false,
   hiddenActions: [] as readonly string[],
   historyTurns: 'all' as const,
+  historyActionsOnly: false,
   instructionTokens: 'auto' as const,
   maxVocab: 512,
   corpusTasks: 72,
@@ -126,9 +133,14 @@ export function savedHiddenActions(config: Partial<Pick<TrainingConfig, 'hiddenA
 }
 
 /** The context options of a TransformerPolicy for a run's config (old checkpoints lack them). */
-export function contextOptions(config: Partial<Pick<TrainingConfig, 'historyTurns' | 'instructionTokens'>>): { historyTurns?: number; instructionTokens?: number } {
+export function contextOptions(config: Partial<Pick<TrainingConfig, 'historyTurns' | 'historyActionsOnly' | 'instructionTokens'>>): {
+  historyTurns?: number;
+  historyActionsOnly?: boolean;
+  instructionTokens?: number;
+} {
   return {
     ...(typeof config.historyTurns === 'number' ? { historyTurns: config.historyTurns } : {}),
+    ...(config.historyActionsOnly === true ? { historyActionsOnly: true } : {}),
     ...(typeof config.instructionTokens === 'number' ? { instructionTokens: config.instructionTokens } : {}),
   };
 }
@@ -163,6 +175,7 @@ export function resolveConfig(env: string, options: TrainingOptionsConfig & { re
     relabel: options.relabel ?? trainingDefaults.relabel,
     hiddenActions: actionList('hiddenActions', options.hiddenActions ?? trainingDefaults.hiddenActions),
     historyTurns: allOr('historyTurns', options.historyTurns ?? trainingDefaults.historyTurns, 'all', 0),
+    historyActionsOnly: options.historyActionsOnly ?? trainingDefaults.historyActionsOnly,
     instructionTokens: allOr('instructionTokens', options.instructionTokens ?? trainingDefaults.instructionTokens, 'auto', 1),
     maxVocab: positiveInt('maxVocab', options.maxVocab ?? trainingDefaults.maxVocab),
     corpusTasks: positiveInt('corpusTasks', options.corpusTasks ?? trainingDefaults.corpusTasks),
@@ -172,6 +185,9 @@ export function resolveConfig(env: string, options: TrainingOptionsConfig & { re
     evalTemperature: nonNegative('evalTemperature', options.evalTemperature ?? trainingDefaults.evalTemperature),
     evalHorizon: options.evalHorizon ?? trainingDefaults.evalHorizon,
   };
+  if (config.historyActionsOnly && config.historyTurns === 'all') {
+    throw new Error('historyActionsOnly needs a number of history turns (historyTurns), not "all"');
+  }
   if (!(config.lr > 0)) throw new Error(`lr must be > 0, got ${config.lr}`);
   if (!(config.temperature > 0)) throw new Error('training temperature must be > 0 (the learner scores with it)');
   if ((algo === 'grpo' || algo === 'rloo') && config.groupSize < 2) {

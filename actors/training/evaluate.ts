@@ -20,7 +20,7 @@ export interface EvaluateOptions {
   /** Actions taken out of the policy's choices (TrainingConfig.hiddenActions). */
   readonly hiddenActions?: readonly string[];
   /** Context options of the run (training/config.ts contextOptions). */
-  readonly context?: { readonly historyTurns?: number; readonly instructionTokens?: number };
+  readonly context?: { readonly historyTurns?: number; readonly historyActionsOnly?: boolean; readonly instructionTokens?: number };
   readonly split: Split;
   /** Default: the whole split. */
   readonly episodes?: number;

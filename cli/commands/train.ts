@@ -38,6 +38,7 @@ interface TrainCliOptions extends DashboardCliOptions {
   observation?: ObservationFilter;
   stdNorm?: boolean;
   historyTurns?: number;
+  historyActionsOnly?: boolean;
   instructionTokens?: number;
   dModel?: number;
   layers?: number;
@@ -88,7 +89,7 @@ function givenConfig(command: Command, o: TrainCliOptions): TrainingOptionsConfi
   return {
     ...pick('algo'), ...pick('schedule'), ...pick('seed'), ...pick('tasksPerStep'), ...pick('groupSize'), ...pick('concurrency'),
     ...pick('lr'), ...pick('epochs'), ...pick('minibatch'), ...pick('temperature'), ...pick('klCoef'), ...pick('entropyCoef'),
-    ...pick('checkpointEvery'), ...pick('observation'), ...pick('stdNorm'), ...pick('historyTurns'), ...pick('instructionTokens'), ...pick('evalEpisodes'), ...pick('evalTemperature'), ...pick('evalHorizon'),
+    ...pick('checkpointEvery'), ...pick('observation'), ...pick('stdNorm'), ...pick('historyTurns'), ...pick('historyActionsOnly'), ...pick('instructionTokens'), ...pick('evalEpisodes'), ...pick('evalTemperature'), ...pick('evalHorizon'),
     ...pick('relabel'),
     ...(given('hideAction') ? { hiddenActions: o.hideAction } : {}),
     ...(Object.keys(model).length > 0 ? { model } : {}),
@@ -119,6 +120,7 @@ export function registerTrain(program: Command): void {
     .option('--checkpoint-every <k>', 'checkpoint every K steps, 0 = only at the end (default 25)', nonNegativeInt('--checkpoint-every'))
     .addOption(new Option('--observation <filter>', 'what the model reads of an observation (default no-action-list)').choices(OBSERVATION_FILTERS as unknown as string[]))
     .option('--history-turns <n>', 'past turns the policy reads, 0 = instruction and current observation only (default: as many as fit)', nonNegativeInt('--history-turns'))
+    .option('--history-actions-only', 'past turns keep only their action, not their observation (needs --history-turns)')
     .option('--instruction-tokens <n>', 'tokens of the first observation kept as the instruction (default: half the context)', positiveInt('--instruction-tokens'))
     .option('--no-std-norm', 'GRPO without dividing by the group std (Dr. GRPO)')
     .option('--d-model <n>', 'transformer width (default 128)', positiveInt('--d-model'))

@@ -110,10 +110,13 @@ describe('actorgym experiment (issue 5)', () => {
   });
 
   it('passes the context options of a cell to actorgym train as flags', () => {
-    const parsed = parseExperiment({ name: 'x', env: 'textcraft', steps: 2, seeds: [0], schedules: { a: 'fixed:3' }, train: { historyTurns: 2, instructionTokens: 24 } });
+    const parsed = parseExperiment({
+      name: 'x', env: 'textcraft', steps: 2, seeds: [0], schedules: { a: 'fixed:3' }, train: { historyTurns: 2, historyActionsOnly: true, instructionTokens: 24 },
+    });
     if (!parsed.ok) throw new Error(parsed.error);
     const args = trainFlags(parsed.value.train);
     expect(args.join(' ')).toContain('--history-turns 2 --instruction-tokens 24');
+    expect(args).toContain('--history-actions-only');
     expect(parseExperiment({ name: 'x', env: 'babyai', steps: 2, seeds: [0], schedules: { a: 'fixed:3' }, train: { historyTurns: -1 } }).ok).toBe(false);
   });
 });

@@ -13,7 +13,7 @@ describe('actorgym train / eval / rollout --agent checkpoint (smoke)', () => {
   it('train → eval → rollout with the checkpoint, all through the real entry point', async () => {
     const run = path.join(dir, 'run');
     const train = await runCli(['train', '--env', 'babyai', '--algo', 'grpo', '--steps', '2', '--out', run, '--eval-episodes', '4', '--json', ...TINY,
-      '--instruction-copy', '--hide-action', 'check available actions']);
+      '--instruction-copy', '--hide-action', 'check available actions', '--history-turns', '2', '--history-actions-only']);
     expect(train.code, train.stderr).toBe(0);
     const summary = JSON.parse(train.stdout);
     expect(summary).toMatchObject({ status: 'done', steps: 2, backend: 'wasm', algo: 'grpo' });
@@ -33,7 +33,9 @@ describe('actorgym train / eval / rollout --agent checkpoint (smoke)', () => {
     expect(episodes[0].steps[0]).toMatchObject({ action: expect.any(String), observation: expect.any(String), reward: expect.any(Number) });
     // Flags reach the saved config, and a hidden action is never taken.
     const config = JSON.parse(readFileSync(path.join(run, 'config.json'), 'utf8'));
-    expect(config).toMatchObject({ hiddenActions: ['check available actions'], model: { dModel: 32, instructionCopy: true } });
+    expect(config).toMatchObject({
+      hiddenActions: ['check available actions'], historyTurns: 2, historyActionsOnly: true, model: { dModel: 32, instructionCopy: true },
+    });
     const actions = ['step-000001.jsonl', 'step-000002.jsonl'].flatMap((f) =>
       readFileSync(path.join(run, 'trajectories', f), 'utf8').trim().split('\n').flatMap((l) => JSON.parse(l).steps.map((st: { action: string }) => st.action)));
     expect(actions.length).toBeGreaterThan(0);
@@ -54,12 +56,13 @@ describe('actorgym train / eval / rollout --agent checkpoint (smoke)', () => {
 
   it('explains bad input: unknown algorithm or schedule, a missing or corrupt checkpoint', async () => {
     // Independent child processes: run them side by side.
-    const [algo, schedule, preset, noSteps, missing] = await Promise.all([
+    const [algo, schedule, preset, noSteps, missing, actionsOnly] = await Promise.all([
       runCli(['train', '--steps', '1', '--algo', 'dqn', '--out', path.join(dir, 'x')]),
       runCli(['train', '--steps', '1', '--schedule', 'scaling:[6,x]@3', '--out', path.join(dir, 'y')]),
       runCli(['train', '--preset', 'nope', '--out', path.join(dir, 'z')]),
       runCli(['train', '--out', path.join(dir, 'w')]),
       runCli(['eval', '--checkpoint', path.join(dir, 'nowhere'), '--json']),
+      runCli(['train', '--steps', '1', '--history-actions-only', '--out', path.join(dir, 'v')]),
     ]);
     expect(algo.code).toBe(1);
     expect(algo.stderr).toMatch(/unknown algorithm "dqn"; known: grpo, ppo, reinforce\+\+, rloo/);
@@ -71,6 +74,8 @@ describe('actorgym train / eval / rollout --agent checkpoint (smoke)', () => {
     expect(noSteps.stderr).toMatch(/required option '--steps <n>' not specified \(or give --preset\)/);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toMatch(/CKPT_MISSING: no checkpoint at .*nowhere/);
+    expect(actionsOnly.code).toBe(1);
+    expect(actionsOnly.stderr).toMatch(/historyActionsOnly needs a number of history turns/);
     const manifest = path.join(dir, 'run', 'checkpoint', 'manifest.json');
     writeFileSync(manifest, readFileSync(manifest, 'utf8').replace(/"sha256": "[0-9a-f]{4}/, '"sha256": "0000'));
     const corrupt = await runCli(['rollout', '--env', 'babyai', '--agent', `checkpoint:${path.join(dir, 'run')}`, '--episodes', '1']);

@@ -96,4 +96,41 @@ describe('EpisodeContext', () => {
     expect(() => new EpisodeContext({ maxContext: 100, historyTurns: -1 })).toThrow(/historyTurns/);
     expect(() => new EpisodeContext({ maxContext: 100, historyTurns: 0.5 })).toThrow(/historyTurns/);
   });
+
+  it('with historyActionsOnly, keeps the last historyTurns actions without their observations', () => {
+    const c = new EpisodeContext({ maxContext: 100, historyTurns: 2, historyActionsOnly: true, maxInstructionTokens: 1 });
+    expect(c.beginTurn([10, 11], 4).windowReset).toBe(false);
+    c.appendAction([20, END_ACT_ID], [-1, -1]);
+    // Every later turn starts a window: the previous observation leaves it.
+    expect(c.beginTurn([12, 13], 4).windowReset).toBe(true);
+    c.appendAction([21, END_ACT_ID], [-1, -1]);
+    expect(c.tokens).toEqual([BOS_ID, 10, ACT_ID, 20, END_ACT_ID, OBS_ID, 12, 13, ACT_ID, 21, END_ACT_ID]);
+    expect(c.beginTurn([14], 4).windowReset).toBe(true);
+    c.appendAction([22, END_ACT_ID], [-1, -1]);
+    expect(c.beginTurn([15], 4).windowReset).toBe(true);
+    c.appendAction([23, END_ACT_ID], [-1, -1]);
+    // Two past actions, oldest dropped; then the current view.
+    expect(c.tokens).toEqual([BOS_ID, 10, ACT_ID, 21, END_ACT_ID, ACT_ID, 22, END_ACT_ID, OBS_ID, 15, ACT_ID, 23, END_ACT_ID]);
+    const t = c.trajectory()!;
+    // One window per turn, each training only the action sampled in it.
+    expect(t.windows).toHaveLength(4);
+    expect(t.windows.map((w) => w.mask.reduce((a, b) => a + b, 0))).toEqual([2, 2, 2, 2]);
+    expect(t.windows[3]!.mask).toEqual([0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1]);
+  });
+
+  it('with historyActionsOnly and historyTurns 0, is the Markov layout', () => {
+    const markov = new EpisodeContext({ maxContext: 100, historyTurns: 0, maxInstructionTokens: 2 });
+    const actionsOnly = new EpisodeContext({ maxContext: 100, historyTurns: 0, historyActionsOnly: true, maxInstructionTokens: 2 });
+    for (const c of [markov, actionsOnly]) {
+      c.beginTurn([10, 11, 12], 4);
+      c.appendAction([20, END_ACT_ID], [-1, -2]);
+      c.beginTurn([13], 4);
+      c.appendAction([21, END_ACT_ID], [-3, -4]);
+    }
+    expect(actionsOnly.trajectory()).toEqual(markov.trajectory());
+  });
+
+  it('rejects historyActionsOnly without historyTurns', () => {
+    expect(() => new EpisodeContext({ maxContext: 100, historyActionsOnly: true })).toThrow(/historyActionsOnly needs historyTurns/);
+  });
 });

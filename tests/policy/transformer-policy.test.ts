@@ -61,8 +61,10 @@ describe('TransformerPolicy (cpu backend)', () => {
   });
 
   it('records log-probs equal to logProbsOf at temperature 1 / top-p 1, across context windows', async () => {
-    for (const constrained of [true, false]) {
-      const policy = new TransformerPolicy(model, tokenizer, { constrained, maxActionTokens: 6 });
+    // Full history, a bounded history, and the actions-only memory: each re-windows differently.
+    const contexts = [{}, { historyTurns: 1 }, { historyTurns: 2, historyActionsOnly: true }];
+    for (const [constrained, context] of [true, false].flatMap((c) => contexts.map((x) => [c, x] as const))) {
+      const policy = new TransformerPolicy(model, tokenizer, { constrained, maxActionTokens: 6, ...context });
       await play(policy, ['x', 'y', 'z'], 9, (e) => (e === 2 ? undefined : ACTIONS));
       for (const id of ['x', 'y', 'z']) {
         const traj = policy.release(id) as WindowedTrajectory;
