@@ -1,0 +1,94 @@
+/**
+ * A training diagnostic, not a benchmark: a hand-written policy on BabyAI that reads what the
+ * transformer reads with `--history-turns N --history-actions-only`: the goal line, the current
+ * view's action list and carrying line, and its own past actions. Against bench/reactive-policy.ts
+ * (no memory) it shows what a memory of past actions is worth, level by level: sequences of
+ * sub-goals and "put X next to Y". Its search is the reactive policy's, so memory is the only
+ * difference.
+ *
+ *   npx tsx bench/memory-policy.ts [HORIZON] [SPLIT]   (default 20 test)
+ */
+import { getEnv } from '../envs/index.ts';
+
+const env = getEnv('babyai');
+const H = Number(process.argv[2] ?? 20);
+const split = (process.argv[3] ?? 'test') as 'train' | 'test';
+
+let seed = 12345;
+const rand = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+const pick = <T,>(a: readonly T[]): T => a[Math.floor(rand() * a.length)]!;
+
+interface Obj { readonly color: string | undefined; readonly type: string }
+interface SubGoal { readonly verb: string; readonly obj: Obj; readonly next: Obj | undefined }
+
+const OBJ = /(?:the|a) ?(red|green|blue|purple|yellow|grey)? ?(ball|box|key|door)/;
+
+function subGoals(goal: string): SubGoal[] {
+  // "A after you B" is done as B, then A.
+  const after = goal.split(' after you ');
+  const parts = (after.length === 2 ? [after[1]!, after[0]!] : [goal]).flatMap((g) => g.split(/,? and |, then /));
+  return parts.flatMap((part) => {
+    const verb = /^(?:go to|pick up|open|put)/.exec(part.trim())?.[0];
+    const obj = OBJ.exec(part);
+    if (!verb || !obj) return [];
+    const next = / next to (.*)$/.exec(part);
+    const nextObj = next ? OBJ.exec(next[1]!) : null;
+    return [{ verb, obj: { color: obj[1], type: obj[2]! }, next: nextObj ? { color: nextObj[1], type: nextObj[2]! } : undefined }];
+  });
+}
+
+const named = (actions: readonly string[], prefix: string, o: Obj) =>
+  actions.filter((a) => a.startsWith(prefix) && new RegExp(`${o.color ?? '\\w+'} (?:\\w+ )?${o.type} \\d+$`).test(a));
+
+const byLevel = new Map<string, number[]>();
+for (const taskId of env.tasks(split)) {
+  const instance = env.make();
+  let result = await instance.reset({ taskId, seed: 0 });
+  const goals = subGoals(result.observation.split('\n')[0]!.replace('Your goal: ', ''));
+  const past: string[] = [];
+  let at = 0;
+  let ok = false;
+  for (let t = 0; t < H && at < goals.length; t++) {
+    const actions = result.info.availableActions ?? [];
+    const carrying = / You are carrying a (\w+) (\w+)\./.exec(result.observation);
+    const g = goals[at]!;
+    let action: string | undefined;
+    let done = false;
+    if (g.verb === 'go to') [action, done] = [named(actions, 'go to', g.obj)[0], true];
+    else if (g.verb === 'open') [action, done] = [named(actions, 'toggle', g.obj)[0], true];
+    else if (g.verb === 'pick up') {
+      if (carrying && actions.includes('drop')) action = 'drop'; // hands must be free
+      else [action, done] = [named(actions, 'pickup', g.obj)[0], true];
+    } else if (g.verb === 'put' && g.next) {
+      if (!carrying) action = named(actions, 'pickup', g.obj)[0];
+      else if (past.at(-1)?.startsWith('go to') && actions.includes('drop')) [action, done] = ['drop', true];
+      else action = named(actions, 'go to', g.next)[0];
+    }
+    if (action === undefined) {
+      // Search as bench/reactive-policy.ts does, so that memory is the only difference: a door
+      // half the time one is in view, else a random turn or step.
+      done = false;
+      const doors = actions.filter((a) => a.startsWith('toggle'));
+      action = pick(doors.length > 0 && rand() < 0.5 ? doors : actions.filter((a) => a === 'turn left' || a === 'turn right' || a === 'move forward'));
+    }
+    result = await instance.step(action);
+    past.push(action);
+    if (done) at += 1;
+    if (result.terminated || result.truncated) {
+      ok = result.info.success === true;
+      break;
+    }
+  }
+  await instance.close();
+  const level = taskId.split('/')[0]!;
+  byLevel.set(level, [...(byLevel.get(level) ?? []), ok ? 1 : 0]);
+}
+let solved = 0;
+let total = 0;
+for (const [level, outcomes] of byLevel) {
+  const s = outcomes.reduce((a, b) => a + b, 0);
+  solved += s;
+  total += outcomes.length;
+  console.log(`${level} ${s}/${outcomes.length}`);
+}
+console.log(`horizon ${H} success ${(solved / total).toFixed(3)} (${solved}/${total})`);
