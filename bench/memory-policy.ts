@@ -71,11 +71,12 @@ for (const taskId of env.tasks(split)) {
       const doors = actions.filter((a) => a.startsWith('toggle'));
       action = pick(doors.length > 0 && rand() < 0.5 ? doors : actions.filter((a) => a === 'turn left' || a === 'turn right' || a === 'move forward'));
     }
-    result = await instance.step(action);
+    const stepped = await instance.step(action);
+    result = stepped;
     past.push(action);
     if (done) at += 1;
-    if (result.terminated || result.truncated) {
-      ok = result.info.success === true;
+    if (stepped.terminated || stepped.truncated) {
+      ok = stepped.info.success === true;
       break;
     }
   }
