@@ -4,21 +4,20 @@
  * floor for DESIGN's `acting → stepping → acting` step, and (b) the episode machine taking one
  * step (AGENT.DECIDED then ENV.STEPPED, with its two emits and one assign), effects stubbed out.
  *
- *   npx tsx bench/episode-machine.ts [STEPS=50000] [ROUNDS=8]
+ *   npx actorgym bench episode-machine    (or: npx tsx bench/episode-machine.ts [STEPS] [ROUNDS])
  */
 import { createActor, setup } from 'xstate';
 import { episodeMachine } from '../machines/episode.machine.ts';
+import { fileURLToPath } from 'node:url';
+import { table } from '../cli/output.ts';
 import { median } from './stats.ts';
-
-const steps = Number(process.argv[2] ?? 50_000);
-const rounds = Number(process.argv[3] ?? 8);
 
 const bare = setup({ types: { events: {} as { type: 'A' } | { type: 'B' } } }).createMachine({
   initial: 'x',
   states: { x: { on: { A: 'y' } }, y: { on: { B: 'x' } } },
 });
 
-function timeBare(): number {
+function timeBare(steps: number): number {
   const actor = createActor(bare).start();
   const started = performance.now();
   for (let i = 0; i < steps; i++) {
@@ -32,7 +31,7 @@ const input = { episodeId: 'e', taskId: 't', slot: 0, attempt: 0, seed: 1, maxTu
 const info = { availableActions: ['turn left', 'turn right'] };
 const stubbed = episodeMachine.provide({ actions: { callReset: () => {}, callAgent: () => {}, callStep: () => {} } });
 
-function timeEpisode(): number {
+function timeEpisode(steps: number): number {
   const actor = createActor(stubbed, { input });
   actor.on('*', () => {});
   actor.start();
@@ -47,14 +46,25 @@ function timeEpisode(): number {
   return ((performance.now() - started) * 1000) / steps;
 }
 
-timeBare();
-timeEpisode();
-const bareRuns: number[] = [];
-const episodeRuns: number[] = [];
-for (let r = 0; r < rounds; r++) {
-  bareRuns.push(timeBare());
-  episodeRuns.push(timeEpisode());
+export function runEpisodeMachineBench(steps = 50_000, rounds = 8): void {
+  timeBare(steps);
+  timeEpisode(steps);
+  const bareRuns: number[] = [];
+  const episodeRuns: number[] = [];
+  for (let r = 0; r < rounds; r++) {
+    bareRuns.push(timeBare(steps));
+    episodeRuns.push(timeEpisode(steps));
+  }
+  console.log(`xstate per env step, median of ${rounds} alternated rounds of ${steps} steps\n`);
+  console.log(
+    table([
+      ['machine', 'µs per env step'],
+      ['bare machine, two transitions', median(bareRuns).toFixed(2)],
+      ['episode machine (2 transitions, 2 emits, 1 assign; effects stubbed)', median(episodeRuns).toFixed(2)],
+    ]),
+  );
 }
-console.log(`xstate per env step, median of ${rounds} alternated rounds of ${steps} steps`);
-console.log(`  bare machine, two transitions:        ${median(bareRuns).toFixed(2)} µs`);
-console.log(`  episode machine (2 emits, 1 assign):  ${median(episodeRuns).toFixed(2)} µs`);
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  runEpisodeMachineBench(Number(process.argv[2] ?? 50_000), Number(process.argv[3] ?? 8));
+}

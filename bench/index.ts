@@ -15,6 +15,11 @@ export const benchmarks: readonly Benchmark[] = [
     run: async () => (await import('./runtime.ts')).runRuntimeBench(),
   },
   {
+    name: 'episode-machine',
+    description: "xstate's own cost per env step: a bare two-transition machine vs the episode machine",
+    run: async () => (await import('./episode-machine.ts')).runEpisodeMachineBench(),
+  },
+  {
     name: 'transformer-step',
     description: 'learner tokens/s of the transformer on this backend vs PyTorch; decoding at batch 64 vs 1',
     run: async () => (await import('./transformer-step.ts')).runTransformerStepBench(),
