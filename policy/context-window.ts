@@ -165,14 +165,14 @@ export class EpisodeContext {
     // What block i keeps: all of it, or (actions only) from its <act> to its end.
     const from = (i: number) => (this.#actionsOnly ? this.#actStarts[i]! : this.#turnStarts[i]!);
     const end = (i: number) => this.#turnStarts[i + 1] ?? len;
-    const keptFrom = (k: number) => {
-      let n = 0;
-      for (let i = k; i < this.#turnStarts.length; i++) n += end(i) - from(i);
-      return n;
-    };
-    // Keep turns from index k on: the smallest k that fits the refill target, else none.
-    let k = this.#turnStarts.findIndex((_, i) => this.#headLength + keptFrom(i) + need <= target);
-    if (k < 0) k = this.#turnStarts.length;
+    // Keep turns from index k on: the smallest k that fits the refill target, else none. The
+    // kept length grows as k falls, so walk back from the newest turn until it no longer fits.
+    let k = this.#turnStarts.length;
+    for (let i = k - 1, kept = 0; i >= 0; i--) {
+      kept += end(i) - from(i);
+      if (this.#headLength + kept + need > target) break;
+      k = i;
+    }
     if (this.#history !== undefined) k = Math.max(k, this.#turnStarts.length - this.#history);
     const room = this.#maxContext - budget - this.#headLength - 2;
     if (room < 0) throw new Error(`action budget ${budget} leaves no room in a context of ${this.#maxContext}`);
