@@ -9,16 +9,14 @@
  *   npx tsx bench/memory-policy.ts [HORIZON] [SPLIT]   (default 20 test)
  */
 import { getEnv } from '../envs/index.ts';
+import { actionsNaming as named, lcg, searchAction, type GoalObject as Obj } from './babyai-heuristic.ts';
 
 const env = getEnv('babyai');
 const H = Number(process.argv[2] ?? 20);
 const split = (process.argv[3] ?? 'test') as 'train' | 'test';
 
-let seed = 12345;
-const rand = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
-const pick = <T,>(a: readonly T[]): T => a[Math.floor(rand() * a.length)]!;
+const rand = lcg();
 
-interface Obj { readonly color: string | undefined; readonly type: string }
 interface SubGoal { readonly verb: string; readonly obj: Obj; readonly next: Obj | undefined }
 
 const OBJ = /(?:the|a) ?(red|green|blue|purple|yellow|grey)? ?(ball|box|key|door)/;
@@ -36,9 +34,6 @@ function subGoals(goal: string): SubGoal[] {
     return [{ verb, obj: { color: obj[1], type: obj[2]! }, next: nextObj ? { color: nextObj[1], type: nextObj[2]! } : undefined }];
   });
 }
-
-const named = (actions: readonly string[], prefix: string, o: Obj) =>
-  actions.filter((a) => a.startsWith(prefix) && new RegExp(`${o.color ?? '\\w+'} (?:\\w+ )?${o.type} \\d+$`).test(a));
 
 const byLevel = new Map<string, number[]>();
 for (const taskId of env.tasks(split)) {
@@ -65,11 +60,9 @@ for (const taskId of env.tasks(split)) {
       else action = named(actions, 'go to', g.next)[0];
     }
     if (action === undefined) {
-      // Search as bench/reactive-policy.ts does, so that memory is the only difference: a door
-      // half the time one is in view, else a random turn or step.
+      // Search as bench/reactive-policy.ts does, so that memory is the only difference.
       done = false;
-      const doors = actions.filter((a) => a.startsWith('toggle'));
-      action = pick(doors.length > 0 && rand() < 0.5 ? doors : actions.filter((a) => a === 'turn left' || a === 'turn right' || a === 'move forward'));
+      action = searchAction(actions, rand);
     }
     const stepped = await instance.step(action);
     result = stepped;

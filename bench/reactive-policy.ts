@@ -8,11 +8,11 @@
  *   npx tsx bench/reactive-policy.ts [HORIZON] [SPLIT]   (default 20 test)
  */
 import { getEnv } from '../envs/index.ts';
+import { actionsNaming, lcg, searchAction } from './babyai-heuristic.ts';
 const env: any = getEnv('babyai');
 const H = Number(process.argv[2] ?? 20);
 const split = process.argv[3] ?? 'test';
-let rng = 12345; const rand = () => ((rng = (rng * 1103515245 + 12345) % 2147483648) / 2147483648);
-const pick = <T,>(a: T[]) => a[Math.floor(rand() * a.length)]!;
+const rand = lcg();
 function parse(goal: string) {
   return goal.split(/,? and |, then | after you /).map((g) => {
     const m = /(go to|pick up|open|put) (?:the|a) ?(red|green|blue|purple|yellow|grey)? ?(ball|box|key|door)/.exec(g);
@@ -29,7 +29,7 @@ for (const id of env.tasks(split)) {
     const acts: string[] = r.info.availableActions;
     // Memoryless: always the first sub-goal (sequences need memory, which this policy lacks).
     const sg = subs[0];
-    const match = (o: { color?: string | undefined; type: string }, prefix: string) => acts.filter((a) => a.startsWith(prefix) && new RegExp(`${o.color ?? '\\w+'} (?:\\w+ )?${o.type} \\d+$`).test(a));
+    const match = (o: { color?: string | undefined; type: string }, prefix: string) => actionsNaming(acts, prefix, { color: o.color, type: o.type });
     let a: string | undefined;
     if (sg) {
       if (sg.verb === 'go to') a = match(sg, 'go to')[0];
@@ -38,7 +38,7 @@ for (const id of env.tasks(split)) {
       else if (sg.verb === 'put') { if (!carrying) a = match(sg, 'pickup')[0]; else if (sg.next) { const g = match(sg.next, 'go to')[0]; a = g && acts.includes('drop') ? (t % 2 ? 'drop' : g) : g; } }
     }
     if (a?.startsWith('pickup')) carrying = true;
-    if (!a) { const doors = acts.filter((x) => x.startsWith('toggle')); a = pick(doors.length && rand() < 0.5 ? doors : acts.filter((x) => x === 'turn left' || x === 'turn right' || x === 'move forward')); }
+    if (!a) a = searchAction(acts, rand);
     r = await inst.step(a!);
     if (r.terminated || r.truncated) { ok = !!r.info.success; break; }
   }
