@@ -7,7 +7,7 @@
 import { Prim, updateObjsPoss, type Instr } from './instructions.ts';
 import type { GeneratedLevel } from './level.ts';
 import { computeMacroActions, type MacroActions } from './macro-actions.ts';
-import { computeView, describeView, type View } from './view.ts';
+import { computeView, describeView, viewImage, type View } from './view.ts';
 import { EMPTY, World } from './world.ts';
 
 export type MacroOutcome =
@@ -22,6 +22,7 @@ export class Game {
   lastReward = 0;
   success = false;
   private viewCache: View | null = null;
+  private imageCache: Int32Array | null = null;
   private macroCache: MacroActions | null = null;
 
   constructor(
@@ -43,6 +44,7 @@ export class Game {
     copy.success = this.success;
     // The caches describe the same state and are replaced, never mutated, so share them.
     copy.viewCache = this.viewCache;
+    copy.imageCache = this.imageCache;
     copy.macroCache = this.macroCache;
     return copy;
   }
@@ -54,6 +56,13 @@ export class Game {
   view(): View {
     this.viewCache ??= computeView(this.world);
     return this.viewCache;
+  }
+
+  /** The observation image only (no object list): cheaper, for the per-primitive comparison. */
+  image(): Int32Array {
+    if (this.viewCache) return this.viewCache.image;
+    this.imageCache ??= viewImage(this.world);
+    return this.imageCache;
   }
 
   macros(): MacroActions {
@@ -69,6 +78,7 @@ export class Game {
   primitive(action: number): void {
     const w = this.world;
     this.viewCache = null;
+    this.imageCache = null;
     this.macroCache = null;
     this.stepCount++;
     const [fx, fy] = [w.frontX, w.frontY];
@@ -120,12 +130,12 @@ export class Game {
       return { kind: 'invalid', message: errors.get(action) ?? 'The action is not recognized. Please check valid actions.' };
     }
     if (prims.length === 0) return { kind: 'noop' };
-    let image = this.view().image;
+    let image = this.image();
     for (const p of prims) {
       this.primitive(p);
       // Our addition: stop at the level's step limit (the original lets minigrid run on).
       if (this.stepCount >= this.maxSteps) break;
-      const next = this.view().image;
+      const next = this.image();
       if (sameImage(image, next)) break;
       image = next;
     }

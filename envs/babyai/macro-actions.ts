@@ -4,7 +4,7 @@
  * numbering follow the original exactly, including its counting quirks: pickup and go-to
  * numbers count only reachable objects, and some messages print the door counter dict.
  */
-import { blockedCells, findPath } from './planner.ts';
+import { blockedCells, findPaths, type PathGoal } from './planner.ts';
 import type { SeenObj, View } from './view.ts';
 import { DIR_TO_VEC, type World } from './world.ts';
 
@@ -16,6 +16,11 @@ export interface MacroActions {
 
 const NOT_PICKABLE = new Set(['wall', 'door']);
 
+/** One number per (cell, arrive): cells are far below 2^20 in both coordinates. */
+function pathKey(o: SeenObj, arrive: boolean): number {
+  return ((o.x << 20) | o.y) * 2 + (arrive ? 1 : 0);
+}
+
 /** Python's `str(dict)` for `{'red closed door': 1}`, which one original message prints. */
 function pyDict(counts: Map<string, number>): string {
   return `{${[...counts].map(([k, v]) => `'${k}': ${v}`).join(', ')}}`;
@@ -24,16 +29,25 @@ function pyDict(counts: Map<string, number>): string {
 export function computeMacroActions(world: World, view: View): MacroActions {
   const actions = new Map<string, number[]>([['turn left', [0]], ['turn right', [1]]]);
   const errors = new Map<string, string>();
-  const blocked = blockedCells(view);
-  const cache = new Map<string, number[] | null>();
+  // Every path this state can ask for, found in one search (planner.ts): keyed by goal cell
+  // and whether the agent ends on it (open doors) or facing it (everything else).
+  const keys = new Map<number, number>();
+  const goals: PathGoal[] = [];
+  const want = (o: SeenObj, arrive: boolean) => {
+    const key = pathKey(o, arrive);
+    if (keys.has(key)) return;
+    keys.set(key, goals.length);
+    goals.push({ goalX: o.x, goalY: o.y, arrive });
+  };
+  for (const o of view.objs) {
+    if (o.type === 'wall') continue;
+    want(o, false);
+    if (o.state === 'open') want(o, true);
+  }
+  const found = findPaths(view, blockedCells(view), world.agentX, world.agentY, world.agentDir, goals);
   const path = (o: SeenObj, arrive: boolean): number[] | null => {
-    const key = `${o.x},${o.y},${arrive}`;
-    if (!cache.has(key)) {
-      const q = { x: world.agentX, y: world.agentY, dir: world.agentDir, goalX: o.x, goalY: o.y, arrive };
-      cache.set(key, findPath(view, blocked, q));
-    }
-    const found = cache.get(key) ?? null;
-    return found ? found.slice() : null;
+    const p = found[keys.get(pathKey(o, arrive)) as number];
+    return p ? p.slice() : null;
   };
 
   const nearest = view.barriers[0];

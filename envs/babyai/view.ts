@@ -55,12 +55,12 @@ function encode(code: number, world: World): number {
 /** `Grid.process_vis` on the rotated view, agent at (3, 6). */
 function processVis(cells: Int32Array, world: World): Uint8Array {
   const n = VIEW_SIZE;
+  const objs = world.objs;
   const mask = new Uint8Array(n * n);
   mask[3 + 6 * n] = 1;
-  const open = (i: number, j: number) => seeBehind(cells[i + j * n] as number, world.objs);
   for (let j = n - 1; j >= 0; j--) {
     for (let i = 0; i < n - 1; i++) {
-      if (!mask[i + j * n] || !open(i, j)) continue;
+      if (!mask[i + j * n] || !seeBehind(cells[i + j * n] as number, objs)) continue;
       mask[i + 1 + j * n] = 1;
       if (j > 0) {
         mask[i + 1 + (j - 1) * n] = 1;
@@ -68,7 +68,7 @@ function processVis(cells: Int32Array, world: World): Uint8Array {
       }
     }
     for (let i = n - 1; i > 0; i--) {
-      if (!mask[i + j * n] || !open(i, j)) continue;
+      if (!mask[i + j * n] || !seeBehind(cells[i + j * n] as number, objs)) continue;
       mask[i - 1 + j * n] = 1;
       if (j > 0) {
         mask[i - 1 + (j - 1) * n] = 1;
@@ -79,21 +79,51 @@ function processVis(cells: Int32Array, world: World): Uint8Array {
   return mask;
 }
 
-export function computeView(world: World): View {
+/** The view's cells in world terms: view cell (i, j) is world cell (tlx - fx·j + rx·i, tly - fy·j + ry·i). */
+interface ViewGrid {
+  readonly cells: Int32Array;
+  readonly mask: Uint8Array;
+  readonly image: Int32Array;
+  readonly tlx: number;
+  readonly tly: number;
+  readonly fx: number;
+  readonly fy: number;
+  readonly rx: number;
+  readonly ry: number;
+}
+
+function viewGrid(world: World): ViewGrid {
   const n = VIEW_SIZE;
-  const [fx, fy] = DIR_TO_VEC[world.agentDir] as readonly [number, number];
-  const [rx, ry] = [-fy, fx];
-  const { agentX: ax, agentY: ay } = world;
-  const tlx = ax + fx * (n - 1) - rx * Math.floor(n / 2);
-  const tly = ay + fy * (n - 1) - ry * Math.floor(n / 2);
+  const vec = DIR_TO_VEC[world.agentDir] as readonly [number, number];
+  const fx = vec[0];
+  const fy = vec[1];
+  const rx = -fy;
+  const ry = fx;
+  const tlx = world.agentX + fx * (n - 1) - rx * Math.floor(n / 2);
+  const tly = world.agentY + fy * (n - 1) - ry * Math.floor(n / 2);
   const cells = new Int32Array(n * n);
   for (let j = 0; j < n; j++) {
     for (let i = 0; i < n; i++) cells[i + j * n] = world.get(tlx - fx * j + rx * i, tly - fy * j + ry * i);
   }
   const mask = processVis(cells, world);
   cells[3 + 6 * n] = world.carrying >= 0 ? world.carrying : EMPTY;
-
   const image = new Int32Array(n * n);
+  for (let k = 0; k < n * n; k++) if (mask[k]) image[k] = encode(cells[k] as number, world);
+  return { cells, mask, image, tlx, tly, fx, fy, rx, ry };
+}
+
+/**
+ * The observation image alone: what a macro action compares after each primitive to stop early.
+ * `computeView(world).image` is the same array's contents.
+ */
+export function viewImage(world: World): Int32Array {
+  return viewGrid(world).image;
+}
+
+export function computeView(world: World): View {
+  const n = VIEW_SIZE;
+  const { cells, mask, image, tlx, tly, fx, fy, rx, ry } = viewGrid(world);
+  const { agentX: ax, agentY: ay } = world;
   const objs: SeenObj[] = [];
   const barriers: Barrier[] = [];
   for (let j = 0; j < n; j++) {
@@ -101,10 +131,11 @@ export function computeView(world: World): View {
       const k = i + j * n;
       if (!mask[k]) continue;
       const code = cells[k] as number;
-      image[k] = encode(code, world);
-      const [x, y] = [tlx - fx * j + rx * i, tly - fy * j + ry * i];
+      const x = tlx - fx * j + rx * i;
+      const y = tly - fy * j + ry * i;
       const dis = Math.abs(ax - x) + Math.abs(ay - y);
       if (x < 0 || y < 0 || dis === 0 || code === EMPTY) continue;
+      let blocks = code === WALL;
       if (code === WALL) {
         objs.push({ name: 'grey wall', type: 'wall', color: 'grey', state: null, x, y, dis });
       } else {
@@ -112,9 +143,11 @@ export function computeView(world: World): View {
         const state = o.type === 'door' ? doorState(o) : null;
         const name = state ? `${o.color} ${state} door` : `${o.color} ${o.type}`;
         objs.push({ name, type: o.type, color: o.color, state, x, y, dis });
+        blocks = o.type === 'box';
       }
-      if (code === WALL || world.obj(code).type === 'box') {
-        const [relx, rely] = [x - ax, y - ay];
+      if (blocks) {
+        const relx = x - ax;
+        const rely = y - ay;
         if (fx * rely - fy * relx === 0) {
           barriers.push({ name: code === WALL ? 'wall' : 'box', x, y, dis: fx * relx + fy * rely });
         }
@@ -127,8 +160,10 @@ export function computeView(world: World): View {
   // AgentGym's range: from the top-left corner 7 steps along (-forward + right), half-open.
   const bx = tlx + n * (rx - fx);
   const by = tly + n * (ry - fy);
-  const [xlo, xhi] = bx < tlx ? [bx, tlx] : [tlx, bx - 1];
-  const [ylo, yhi] = by < tly ? [by, tly] : [tly, by - 1];
+  const xlo = bx < tlx ? bx : tlx;
+  const xhi = bx < tlx ? tlx : bx - 1;
+  const ylo = by < tly ? by : tly;
+  const yhi = by < tly ? tly : by - 1;
   return { image, objs, barriers, xlo, xhi, ylo, yhi };
 }
 
