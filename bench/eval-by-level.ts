@@ -4,7 +4,8 @@
  *
  *   npx tsx bench/eval-by-level.ts RUN_OR_CHECKPOINT [TEMPERATURE] [LEVEL]
  *
- * With LEVEL, also prints the actions of that level's episodes.
+ * With LEVEL, also prints the actions of that level's episodes. `SPLIT=train` evaluates on the
+ * train split (80 tasks a level instead of 5) instead of the test split.
  */
 import { createRolloutSystem } from '../actors/rollout-system.ts';
 import { loadCheckpointAgent } from '../actors/training/checkpoint-agent.ts';
@@ -14,7 +15,8 @@ const [dir, temperature, show] = process.argv.slice(2);
 if (!dir) throw new Error('usage: npx tsx bench/eval-by-level.ts RUN_OR_CHECKPOINT [TEMPERATURE]');
 const agent = await loadCheckpointAgent(dir, { backend: 'auto', ...(temperature ? { temperature: Number(temperature) } : {}) });
 const env = await resolveEnvDefinition({ env: agent.config.env });
-const system = createRolloutSystem({ env, agent: agent.policy, split: 'test', concurrency: 32, seed: 0 });
+const split = process.env.SPLIT === 'train' ? 'train' : 'test';
+const system = createRolloutSystem({ env, agent: agent.policy, split, concurrency: 32, seed: 0 });
 const byLevel = new Map<string, { solved: number; total: number; turns: number }>();
 const tasks = new Map<string, string>();
 const actions = new Map<string, string[]>();
@@ -33,4 +35,4 @@ const summary = await system.run();
 agent.dispose();
 console.log('| level | solved | mean turns |\n|---|---|---|');
 for (const [level, r] of [...byLevel].sort()) console.log(`| ${level} | ${r.solved}/${r.total} | ${(r.turns / r.total).toFixed(1)} |`);
-console.log(`test success ${summary.successRate.toFixed(3)} over ${summary.episodes} episodes (step ${agent.step})`);
+console.log(`${split} success ${summary.successRate.toFixed(3)} over ${summary.episodes} episodes (step ${agent.step})`);
