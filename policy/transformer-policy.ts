@@ -12,6 +12,7 @@ import { disposeCache, type SequenceCache } from './transformer/kv-cache.ts';
 import { EpisodeContext, type WindowedTrajectory } from './context-window.ts';
 import { ActionTrie, FreeFormDecoder, type ActionDecoder } from './action-trie.ts';
 import { sampleToken } from './sampling.ts';
+import { actionEncoder, orderActionWords, type ActionWordOrder } from './action-words.ts';
 import { turnRng, type Rng } from './rng.ts';
 
 export interface TransformerPolicyOptions {
@@ -31,6 +32,8 @@ export interface TransformerPolicyOptions {
   readonly historyActionsOnly?: boolean;
   /** Tokens of the first observation kept as the instruction (default maxContext / 2). */
   readonly instructionTokens?: number;
+  /** Order in which an action's words are decoded (action-words.ts; default as written). */
+  readonly actionWords?: ActionWordOrder;
   readonly name: string;
 }
 
@@ -70,6 +73,12 @@ export class TransformerPolicy implements Policy {
       throw new Error(`maxActionTokens must be an integer in [1, maxContext/4 = ${model.config.maxContext / 4}]`);
     }
   }
+
+  get #actionWords(): ActionWordOrder {
+    return this.options.actionWords ?? 'as-written';
+  }
+
+  readonly #encodeAction = (text: string): number[] => actionEncoder((t) => this.tokenizer.encode(t), this.#actionWords)(text);
 
   get version(): number {
     return this.#version;
@@ -123,7 +132,7 @@ export class TransformerPolicy implements Policy {
     return work.map((w) => {
       w.episode.context.appendAction(w.ids, w.logProbs);
       return {
-        action: w.decoder.action((ids) => this.tokenizer.decode(ids, { skipSpecial: true })),
+        action: w.decoder.action((ids) => orderActionWords(this.tokenizer.decode(ids, { skipSpecial: true }), this.#actionWords)),
         tokenIds: [...w.ids],
         logProbs: [...w.logProbs],
       };
@@ -162,7 +171,7 @@ export class TransformerPolicy implements Policy {
     }
     const actions = request.availableActions ?? [];
     const decoder = this.options.constrained && actions.length > 0
-      ? new ActionTrie(actions, (text) => this.tokenizer.encode(text)).decoder()
+      ? new ActionTrie(actions, this.#encodeAction).decoder()
       : new FreeFormDecoder(this.tokenizer.vocabSize, this.options.maxActionTokens);
     const { windowReset } = episode.context.beginTurn(this.tokenizer.encode(request.observation), decoder.maxTokens);
     if (windowReset) {

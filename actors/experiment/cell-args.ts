@@ -22,6 +22,7 @@ const FLAGS: Readonly<Record<Exclude<keyof TrainOptions, 'model' | 'stdNorm' | '
   observation: '--observation',
   historyTurns: '--history-turns',
   instructionTokens: '--instruction-tokens',
+  actionWords: '--action-words',
   evalEpisodes: '--eval-episodes',
   evalTemperature: '--eval-temperature',
   evalHorizon: '--eval-horizon',

@@ -28,6 +28,7 @@ export const TrainOptionsSchema = z.strictObject({
   stdNorm: z.boolean().optional(),
   historyTurns: z.int().min(0).optional(),
   historyActionsOnly: z.boolean().optional(),
+  actionWords: z.enum(['as-written', 'reversed']).optional(),
   instructionTokens: positiveInt.optional(),
   model: z.strictObject({
     dModel: positiveInt.optional(),

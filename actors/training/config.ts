@@ -8,6 +8,7 @@ import { parseAlgorithm, type Algorithm } from '../../algorithms/index.ts';
 import { formatSchedule, parseSchedule, type Schedule } from '../../machines/schedule.ts';
 import type { ObservationFilter } from '../../policy/observation-filter.ts';
 import { parseObservationFilter } from '../../policy/observation-filter.ts';
+import { parseActionWords, type ActionWordOrder } from '../../policy/action-words.ts';
 import type { TransformerConfig } from '../../policy/transformer/config.ts';
 import { learnerDefaults, type LearnerArgs } from '../learner/args.ts';
 import { CheckpointError } from '../checkpoint/format.ts';
@@ -57,6 +58,12 @@ export interface TrainingConfig extends Omit<LearnerArgs, 'algo'> {
   readonly historyActionsOnly: boolean;
   /** Tokens of the first observation kept as the instruction; 'auto' = maxContext / 2. */
   readonly instructionTokens: number | 'auto';
+  /**
+   * The order the policy decodes an action's words in (policy/action-words.ts): 'reversed'
+   * chooses the object before the verb. Absent in checkpoints written before it existed, which
+   * is 'as-written'.
+   */
+  readonly actionWords: ActionWordOrder;
   readonly maxVocab: number;
   /** Train tasks whose oracle and random rollouts make the tokenizer's corpus. */
   readonly corpusTasks: number;
@@ -91,6 +98,7 @@ export const trainingDefaults = {
   historyTurns: 'all' as const,
   historyActionsOnly: false,
   instructionTokens: 'auto' as const,
+  actionWords: 'as-written' as ActionWordOrder,
   maxVocab: 512,
   corpusTasks: 72,
   concurrency: 64,
@@ -133,12 +141,14 @@ export function savedHiddenActions(config: Partial<Pick<TrainingConfig, 'hiddenA
 }
 
 /** The context options of a TransformerPolicy for a run's config (old checkpoints lack them). */
-export function contextOptions(config: Partial<Pick<TrainingConfig, 'historyTurns' | 'historyActionsOnly' | 'instructionTokens'>>): {
+export function contextOptions(config: Partial<Pick<TrainingConfig, 'historyTurns' | 'historyActionsOnly' | 'instructionTokens' | 'actionWords'>>): {
   historyTurns?: number;
   historyActionsOnly?: boolean;
   instructionTokens?: number;
+  actionWords?: ActionWordOrder;
 } {
   return {
+    ...(config.actionWords === 'reversed' ? { actionWords: 'reversed' as const } : {}),
     ...(typeof config.historyTurns === 'number' ? { historyTurns: config.historyTurns } : {}),
     ...(config.historyActionsOnly === true ? { historyActionsOnly: true } : {}),
     ...(typeof config.instructionTokens === 'number' ? { instructionTokens: config.instructionTokens } : {}),
@@ -177,6 +187,7 @@ export function resolveConfig(env: string, options: TrainingOptionsConfig & { re
     historyTurns: allOr('historyTurns', options.historyTurns ?? trainingDefaults.historyTurns, 'all', 0),
     historyActionsOnly: options.historyActionsOnly ?? trainingDefaults.historyActionsOnly,
     instructionTokens: allOr('instructionTokens', options.instructionTokens ?? trainingDefaults.instructionTokens, 'auto', 1),
+    actionWords: parseActionWords(options.actionWords ?? trainingDefaults.actionWords),
     maxVocab: positiveInt('maxVocab', options.maxVocab ?? trainingDefaults.maxVocab),
     corpusTasks: positiveInt('corpusTasks', options.corpusTasks ?? trainingDefaults.corpusTasks),
     concurrency: positiveInt('concurrency', options.concurrency ?? trainingDefaults.concurrency),

@@ -6,6 +6,7 @@
 import type { Observer } from 'rxjs';
 import type { EnvDefinition, Split } from '../../envs/contract.ts';
 import { FilteredPolicy, type ObservationFilter } from '../../policy/observation-filter.ts';
+import type { contextOptions } from './config.ts';
 import type { Tokenizer } from '../../policy/tokenizer.ts';
 import { TransformerPolicy } from '../../policy/transformer-policy.ts';
 import type { Transformer } from '../../policy/transformer/transformer.ts';
@@ -20,7 +21,7 @@ export interface EvaluateOptions {
   /** Actions taken out of the policy's choices (TrainingConfig.hiddenActions). */
   readonly hiddenActions?: readonly string[];
   /** Context options of the run (training/config.ts contextOptions). */
-  readonly context?: { readonly historyTurns?: number; readonly historyActionsOnly?: boolean; readonly instructionTokens?: number };
+  readonly context?: ReturnType<typeof contextOptions>;
   readonly split: Split;
   /** Default: the whole split. */
   readonly episodes?: number;

@@ -4,6 +4,7 @@ import type { TrainingOptionsConfig } from '../../actors/training/config.ts';
 import { getPreset, presets, withPreset } from '../../actors/training/presets.ts';
 import { ALGORITHMS } from '../../algorithms/index.ts';
 import { resolveEnvDefinition } from '../../envs/index.ts';
+import { ACTION_WORD_ORDERS, type ActionWordOrder } from '../../policy/action-words.ts';
 import { BACKEND_PREFERENCES, type BackendPreference } from '../../policy/backend.ts';
 import { OBSERVATION_FILTERS, type ObservationFilter } from '../../policy/observation-filter.ts';
 import { closeRemote } from '../close-remote.ts';
@@ -39,6 +40,7 @@ interface TrainCliOptions extends DashboardCliOptions {
   stdNorm?: boolean;
   historyTurns?: number;
   historyActionsOnly?: boolean;
+  actionWords?: ActionWordOrder;
   instructionTokens?: number;
   dModel?: number;
   layers?: number;
@@ -89,7 +91,7 @@ function givenConfig(command: Command, o: TrainCliOptions): TrainingOptionsConfi
   return {
     ...pick('algo'), ...pick('schedule'), ...pick('seed'), ...pick('tasksPerStep'), ...pick('groupSize'), ...pick('concurrency'),
     ...pick('lr'), ...pick('epochs'), ...pick('minibatch'), ...pick('temperature'), ...pick('klCoef'), ...pick('entropyCoef'),
-    ...pick('checkpointEvery'), ...pick('observation'), ...pick('stdNorm'), ...pick('historyTurns'), ...pick('historyActionsOnly'), ...pick('instructionTokens'), ...pick('evalEpisodes'), ...pick('evalTemperature'), ...pick('evalHorizon'),
+    ...pick('checkpointEvery'), ...pick('observation'), ...pick('stdNorm'), ...pick('historyTurns'), ...pick('historyActionsOnly'), ...pick('actionWords'), ...pick('instructionTokens'), ...pick('evalEpisodes'), ...pick('evalTemperature'), ...pick('evalHorizon'),
     ...pick('relabel'),
     ...(given('hideAction') ? { hiddenActions: o.hideAction } : {}),
     ...(Object.keys(model).length > 0 ? { model } : {}),
@@ -121,6 +123,7 @@ export function registerTrain(program: Command): void {
     .addOption(new Option('--observation <filter>', 'what the model reads of an observation (default no-action-list)').choices(OBSERVATION_FILTERS as unknown as string[]))
     .option('--history-turns <n>', 'past turns the policy reads, 0 = instruction and current observation only (default: as many as fit)', nonNegativeInt('--history-turns'))
     .option('--history-actions-only', 'past turns keep only their action, not their observation (needs --history-turns)')
+    .addOption(new Option('--action-words <order>', 'order the policy decodes an action\'s words in: reversed chooses the object before the verb (default as-written)').choices(ACTION_WORD_ORDERS as unknown as string[]))
     .option('--instruction-tokens <n>', 'tokens of the first observation kept as the instruction (default: half the context)', positiveInt('--instruction-tokens'))
     .option('--no-std-norm', 'GRPO without dividing by the group std (Dr. GRPO)')
     .option('--d-model <n>', 'transformer width (default 128)', positiveInt('--d-model'))

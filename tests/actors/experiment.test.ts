@@ -111,12 +111,13 @@ describe('actorgym experiment (issue 5)', () => {
 
   it('passes the context options of a cell to actorgym train as flags', () => {
     const parsed = parseExperiment({
-      name: 'x', env: 'textcraft', steps: 2, seeds: [0], schedules: { a: 'fixed:3' }, train: { historyTurns: 2, historyActionsOnly: true, instructionTokens: 24 },
+      name: 'x', env: 'textcraft', steps: 2, seeds: [0], schedules: { a: 'fixed:3' }, train: { historyTurns: 2, historyActionsOnly: true, instructionTokens: 24, actionWords: 'reversed' },
     });
     if (!parsed.ok) throw new Error(parsed.error);
     const args = trainFlags(parsed.value.train);
-    expect(args.join(' ')).toContain('--history-turns 2 --instruction-tokens 24');
+    expect(args.join(' ')).toContain('--history-turns 2 --instruction-tokens 24 --action-words reversed');
     expect(args).toContain('--history-actions-only');
     expect(parseExperiment({ name: 'x', env: 'babyai', steps: 2, seeds: [0], schedules: { a: 'fixed:3' }, train: { historyTurns: -1 } }).ok).toBe(false);
+    expect(parseExperiment({ name: 'x', env: 'babyai', steps: 2, seeds: [0], schedules: { a: 'fixed:3' }, train: { actionWords: 'backwards' } }).ok).toBe(false);
   });
 });

@@ -13,7 +13,7 @@ describe('actorgym train / eval / rollout --agent checkpoint (smoke)', () => {
   it('train → eval → rollout with the checkpoint, all through the real entry point', async () => {
     const run = path.join(dir, 'run');
     const train = await runCli(['train', '--env', 'babyai', '--algo', 'grpo', '--steps', '2', '--out', run, '--eval-episodes', '4', '--json', ...TINY,
-      '--instruction-copy', '--hide-action', 'check available actions', '--history-turns', '2', '--history-actions-only']);
+      '--instruction-copy', '--hide-action', 'check available actions', '--history-turns', '2', '--history-actions-only', '--action-words', 'reversed']);
     expect(train.code, train.stderr).toBe(0);
     const summary = JSON.parse(train.stdout);
     expect(summary).toMatchObject({ status: 'done', steps: 2, backend: 'wasm', algo: 'grpo' });
@@ -34,7 +34,7 @@ describe('actorgym train / eval / rollout --agent checkpoint (smoke)', () => {
     // Flags reach the saved config, and a hidden action is never taken.
     const config = JSON.parse(readFileSync(path.join(run, 'config.json'), 'utf8'));
     expect(config).toMatchObject({
-      hiddenActions: ['check available actions'], historyTurns: 2, historyActionsOnly: true, model: { dModel: 32, instructionCopy: true },
+      hiddenActions: ['check available actions'], historyTurns: 2, historyActionsOnly: true, actionWords: 'reversed', model: { dModel: 32, instructionCopy: true },
     });
     const actions = ['step-000001.jsonl', 'step-000002.jsonl'].flatMap((f) =>
       readFileSync(path.join(run, 'trajectories', f), 'utf8').trim().split('\n').flatMap((l) => JSON.parse(l).steps.map((st: { action: string }) => st.action)));

@@ -4,6 +4,7 @@ import { selectBackend } from '../../policy/backend.ts';
 import { Tokenizer } from '../../policy/tokenizer.ts';
 import { Transformer } from '../../policy/transformer/transformer.ts';
 import { TransformerPolicy } from '../../policy/transformer-policy.ts';
+import { parseActionWords, reverseWords } from '../../policy/action-words.ts';
 import type { ActRequest, TokenTrajectory } from '../../policy/policy.ts';
 import type { WindowedTrajectory } from '../../policy/context-window.ts';
 import { BOS_ID, END_ACT_ID } from '../../policy/special-tokens.ts';
@@ -58,6 +59,19 @@ describe('TransformerPolicy (cpu backend)', () => {
     const actions = await play(policy, ['a', 'b', 'c', 'd', 'e'], 6, subsets);
     actions.forEach((list, e) => list.forEach((a, t) => expect(subsets(e, t)).toContain(a)));
     ['a', 'b', 'c', 'd', 'e'].forEach((id) => policy.release(id));
+  });
+
+  it('with reversed action words, samples the words last to first and answers with the env\'s action', async () => {
+    const policy = new TransformerPolicy(model, tokenizer, { constrained: true, actionWords: 'reversed' });
+    const decisions = await policy.act(['a', 'b', 'c', 'd'].map((episodeId, e) => ({ episodeId, turn: 0, observation: INSTRUCTION, seed: 50 + e, availableActions: ACTIONS })));
+    for (const d of decisions) {
+      expect(ACTIONS).toContain(d.action);
+      // The sampled ids are the reversed words, then </act>: "pick up the red ball" starts with "ball".
+      expect(d.tokenIds).toEqual([...tokenizer.encode(reverseWords(d.action)), END_ACT_ID]);
+    }
+    // Multi-word actions really were reversed (the test would pass vacuously on one-word actions).
+    expect(decisions.some((d) => d.action.includes(' ') && d.tokenIds![0] !== tokenizer.encode(d.action)[0])).toBe(true);
+    ['a', 'b', 'c', 'd'].forEach((id) => policy.release(id));
   });
 
   it('records log-probs equal to logProbsOf at temperature 1 / top-p 1, across context windows', async () => {
@@ -142,5 +156,18 @@ describe('TransformerPolicy (cpu backend)', () => {
     model.setWeights(saved);
     tf.dispose(Object.values(saved));
     other.dispose();
+  });
+});
+
+describe('action word order', () => {
+  it('reversal is its own inverse and tolerates extra spaces', () => {
+    expect(reverseWords('pickup yellow ball 1')).toBe('1 ball yellow pickup');
+    expect(reverseWords(reverseWords('go to red ball 1'))).toBe('go to red ball 1');
+    expect(reverseWords('  turn   left ')).toBe('left turn');
+  });
+
+  it('rejects an unknown order with the choices', () => {
+    expect(parseActionWords('reversed')).toBe('reversed');
+    expect(() => parseActionWords('backwards')).toThrow(/unknown action word order "backwards"; expected one of as-written, reversed/);
   });
 });
