@@ -60,11 +60,16 @@ export class TransformerPolicy implements Policy {
   readonly options: TransformerPolicyOptions;
   #version = 0;
   readonly #episodes = new Map<string, Episode>();
+  readonly #actionWords: ActionWordOrder;
+  /** How an action's text becomes the ids the trie decodes (action-words.ts). */
+  readonly #encodeAction: (text: string) => number[];
 
   constructor(readonly model: Transformer, readonly tokenizer: Tokenizer, options: Partial<TransformerPolicyOptions> = {}) {
     const maxActionTokens = Math.min(DEFAULTS.maxActionTokens, Math.floor(model.config.maxContext / 4));
     this.options = { ...DEFAULTS, maxActionTokens, ...options };
     this.name = this.options.name;
+    this.#actionWords = this.options.actionWords ?? 'as-written';
+    this.#encodeAction = actionEncoder((text) => tokenizer.encode(text), this.#actionWords);
     if (tokenizer.vocabSize > model.config.vocabSize) {
       throw new Error(`tokenizer has ${tokenizer.vocabSize} tokens, the model only ${model.config.vocabSize}`);
     }
@@ -73,12 +78,6 @@ export class TransformerPolicy implements Policy {
       throw new Error(`maxActionTokens must be an integer in [1, maxContext/4 = ${model.config.maxContext / 4}]`);
     }
   }
-
-  get #actionWords(): ActionWordOrder {
-    return this.options.actionWords ?? 'as-written';
-  }
-
-  readonly #encodeAction = (text: string): number[] => actionEncoder((t) => this.tokenizer.encode(t), this.#actionWords)(text);
 
   get version(): number {
     return this.#version;

@@ -6,10 +6,10 @@
 import type { Observer } from 'rxjs';
 import type { EnvDefinition, Split } from '../../envs/contract.ts';
 import { FilteredPolicy, type ObservationFilter } from '../../policy/observation-filter.ts';
-import type { contextOptions } from './config.ts';
 import type { Tokenizer } from '../../policy/tokenizer.ts';
 import { TransformerPolicy } from '../../policy/transformer-policy.ts';
 import type { Transformer } from '../../policy/transformer/transformer.ts';
+import type { contextOptions } from './config.ts';
 import type { RolloutSummary, RunEvent } from '../../streams/events.ts';
 import { createRolloutSystem } from '../rollout-system.ts';
 

@@ -7,7 +7,7 @@
 import { Prim, updateObjsPoss, type Instr } from './instructions.ts';
 import type { GeneratedLevel } from './level.ts';
 import { computeMacroActions, type MacroActions } from './macro-actions.ts';
-import { computeView, describeView, viewImage, type View } from './view.ts';
+import { computeView, describeView, viewGrid, type View, type ViewGrid } from './view.ts';
 import { EMPTY, World } from './world.ts';
 
 export type MacroOutcome =
@@ -22,7 +22,8 @@ export class Game {
   lastReward = 0;
   success = false;
   private viewCache: View | null = null;
-  private imageCache: Int32Array | null = null;
+  /** The image part of the view, computed alone between a macro's primitives; reused by `view()`. */
+  private gridCache: ViewGrid | null = null;
   private macroCache: MacroActions | null = null;
 
   constructor(
@@ -44,7 +45,7 @@ export class Game {
     copy.success = this.success;
     // The caches describe the same state and are replaced, never mutated, so share them.
     copy.viewCache = this.viewCache;
-    copy.imageCache = this.imageCache;
+    copy.gridCache = this.gridCache;
     copy.macroCache = this.macroCache;
     return copy;
   }
@@ -54,15 +55,15 @@ export class Game {
   }
 
   view(): View {
-    this.viewCache ??= computeView(this.world);
+    this.viewCache ??= computeView(this.world, this.gridCache ?? undefined);
     return this.viewCache;
   }
 
   /** The observation image only (no object list): cheaper, for the per-primitive comparison. */
   image(): Int32Array {
     if (this.viewCache) return this.viewCache.image;
-    this.imageCache ??= viewImage(this.world);
-    return this.imageCache;
+    this.gridCache ??= viewGrid(this.world);
+    return this.gridCache.image;
   }
 
   macros(): MacroActions {
@@ -78,7 +79,7 @@ export class Game {
   primitive(action: number): void {
     const w = this.world;
     this.viewCache = null;
-    this.imageCache = null;
+    this.gridCache = null;
     this.macroCache = null;
     this.stepCount++;
     const [fx, fy] = [w.frontX, w.frontY];

@@ -79,8 +79,12 @@ function processVis(cells: Int32Array, world: World): Uint8Array {
   return mask;
 }
 
-/** The view's cells in world terms: view cell (i, j) is world cell (tlx - fx·j + rx·i, tly - fy·j + ry·i). */
-interface ViewGrid {
+/**
+ * The view's cells, visibility mask and observation image, without the object list: what a macro
+ * action compares after each primitive to stop early. View cell (i, j) is world cell
+ * (tlx - fx·j + rx·i, tly - fy·j + ry·i).
+ */
+export interface ViewGrid {
   readonly cells: Int32Array;
   readonly mask: Uint8Array;
   readonly image: Int32Array;
@@ -92,7 +96,7 @@ interface ViewGrid {
   readonly ry: number;
 }
 
-function viewGrid(world: World): ViewGrid {
+export function viewGrid(world: World): ViewGrid {
   const n = VIEW_SIZE;
   const vec = DIR_TO_VEC[world.agentDir] as readonly [number, number];
   const fx = vec[0];
@@ -112,17 +116,10 @@ function viewGrid(world: World): ViewGrid {
   return { cells, mask, image, tlx, tly, fx, fy, rx, ry };
 }
 
-/**
- * The observation image alone: what a macro action compares after each primitive to stop early.
- * `computeView(world).image` is the same array's contents.
- */
-export function viewImage(world: World): Int32Array {
-  return viewGrid(world).image;
-}
-
-export function computeView(world: World): View {
+/** The full view; `grid` is this state's `viewGrid` when the caller already has it. */
+export function computeView(world: World, grid: ViewGrid = viewGrid(world)): View {
   const n = VIEW_SIZE;
-  const { cells, mask, image, tlx, tly, fx, fy, rx, ry } = viewGrid(world);
+  const { cells, mask, image, tlx, tly, fx, fy, rx, ry } = grid;
   const { agentX: ax, agentY: ay } = world;
   const objs: SeenObj[] = [];
   const barriers: Barrier[] = [];

@@ -3,7 +3,7 @@ import { Game } from '../../envs/babyai/game.ts';
 import { generateLevel } from '../../envs/babyai/level.ts';
 import { LEVELS } from '../../envs/babyai/index.ts';
 import { blockedCells, findPath, findPaths, type PathGoal, type PathQuery } from '../../envs/babyai/planner.ts';
-import { computeView, viewImage, type View } from '../../envs/babyai/view.ts';
+import { computeView, viewGrid, type View } from '../../envs/babyai/view.ts';
 import { DIR_TO_VEC } from '../../envs/babyai/world.ts';
 
 /** AgentGym's `find_path` as first written here: one search per goal, with the original's quirks. */
@@ -90,7 +90,7 @@ describe('babyai path planner', () => {
   it('the image-only view equals the full view\'s image', () => {
     let n = 0;
     for (const game of visitedGames()) {
-      expect(Array.from(viewImage(game.world))).toEqual(Array.from(computeView(game.world).image));
+      expect(Array.from(viewGrid(game.world).image)).toEqual(Array.from(computeView(game.world).image));
       n += 1;
     }
     expect(n).toBeGreaterThan(200);
