@@ -8,7 +8,7 @@ import { selectBackend, type BackendPreference } from '../../policy/backend.ts';
 import { FilteredPolicy } from '../../policy/observation-filter.ts';
 import { Tokenizer } from '../../policy/tokenizer.ts';
 import { TransformerPolicy } from '../../policy/transformer-policy.ts';
-import { makeConfig } from '../../policy/transformer/config.ts';
+import { makeConfig, withCopyForms } from '../../policy/transformer/config.ts';
 import { Transformer } from '../../policy/transformer/transformer.ts';
 import { decodeWeights } from '../../policy/transformer/weights-io.ts';
 import { CheckpointError } from '../checkpoint/format.ts';
@@ -33,7 +33,7 @@ export async function loadCheckpointAgent(
   const config = data.state.config as unknown as TrainingConfig;
   const hide = savedHiddenActions(config, `${dir}/state.json`);
   const tokenizer = Tokenizer.fromJSON(data.tokenizer);
-  const model = new Transformer(makeConfig(tokenizer.vocabSize, data.state.model));
+  const model = new Transformer(makeConfig(tokenizer.vocabSize, withCopyForms(data.state.model, tokenizer.toJSON().vocab)));
   const tensors = decodeWeights(data.weights);
   try {
     model.setWeights(tensors);

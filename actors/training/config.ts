@@ -199,6 +199,9 @@ export function resolveConfig(env: string, options: TrainingOptionsConfig & { re
   if (config.historyActionsOnly && config.historyTurns === 'all') {
     throw new Error('historyActionsOnly needs a number of history turns (historyTurns), not "all"');
   }
+  if (config.model.copyWordForms === true && config.model.instructionCopy !== true) {
+    throw new Error('copyWordForms needs instructionCopy (--instruction-copy)');
+  }
   if (!(config.lr > 0)) throw new Error(`lr must be > 0, got ${config.lr}`);
   if (!(config.temperature > 0)) throw new Error('training temperature must be > 0 (the learner scores with it)');
   if ((algo === 'grpo' || algo === 'rloo') && config.groupSize < 2) {

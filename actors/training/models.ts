@@ -10,7 +10,7 @@
 import * as tf from '@tensorflow/tfjs';
 import { deriveSeed } from '../../machines/seed.ts';
 import { Tokenizer } from '../../policy/tokenizer.ts';
-import { makeConfig, type TransformerConfig } from '../../policy/transformer/config.ts';
+import { makeConfig, withCopyForms, type TransformerConfig } from '../../policy/transformer/config.ts';
 import { paramShapes } from '../../policy/transformer/params.ts';
 import { Transformer } from '../../policy/transformer/transformer.ts';
 import { decodeWeights, encodeWeights } from '../../policy/transformer/weights-io.ts';
@@ -62,7 +62,7 @@ function assemble(tokenizer: Tokenizer, model: Transformer, reference: Transform
 export const modelSeed = (runSeed: number): number => deriveSeed(runSeed, 0x30de1) || 1;
 
 export function freshModels(tokenizer: Tokenizer, run: TrainingConfig): RunModels {
-  const config = makeConfig(tokenizer.vocabSize, run.model);
+  const config = makeConfig(tokenizer.vocabSize, withCopyForms(run.model, tokenizer.toJSON().vocab));
   const model = new Transformer(config, { seed: modelSeed(run.seed) });
   const reference = new Transformer(config);
   reference.setWeights(model.getWeights());
@@ -83,7 +83,7 @@ function load(model: Transformer, bytes: Uint8Array, file: string): void {
 
 export async function loadModels(data: CheckpointData, run: TrainingConfig, dir: string): Promise<RunModels> {
   const tokenizer = Tokenizer.fromJSON(data.tokenizer);
-  const config = makeConfig(tokenizer.vocabSize, data.state.model);
+  const config = makeConfig(tokenizer.vocabSize, withCopyForms(data.state.model, tokenizer.toJSON().vocab));
   const model = new Transformer(config);
   const reference = new Transformer(config);
   load(model, data.weights, `${dir}/weights.bin`);

@@ -49,6 +49,7 @@ interface TrainCliOptions extends DashboardCliOptions {
   context?: number;
   tiedEmbeddings?: boolean;
   instructionCopy?: boolean;
+  copyWordForms?: boolean;
   relabel?: boolean;
   hideAction?: string[];
   evalEpisodes?: number;
@@ -87,6 +88,7 @@ function givenConfig(command: Command, o: TrainCliOptions): TrainingOptionsConfi
     ...(given('context') ? { maxContext: o.context } : {}),
     ...(given('tiedEmbeddings') ? { tiedEmbeddings: o.tiedEmbeddings } : {}),
     ...(given('instructionCopy') ? { instructionCopy: o.instructionCopy } : {}),
+    ...(given('copyWordForms') ? { copyWordForms: o.copyWordForms } : {}),
   };
   return {
     ...pick('algo'), ...pick('schedule'), ...pick('seed'), ...pick('tasksPerStep'), ...pick('groupSize'), ...pick('concurrency'),
@@ -135,6 +137,8 @@ export function registerTrain(program: Command): void {
     .option('--no-tied-embeddings', 'a separate output head')
     .option('--instruction-copy', 'a learned gate raises the logits of the instruction\'s words (a bag-of-words copy head)')
     .option('--no-instruction-copy', 'no copy gate')
+    .option('--copy-word-forms', 'the copy also raises the other forms of the instruction\'s words ("go"/" go", "pick up" → "pickup"); needs --instruction-copy')
+    .option('--no-copy-word-forms', 'the copy raises the instruction\'s tokens only')
     .option('--relabel', 'permute the env\'s interchangeable words (BabyAI: colours) at random in each training episode, so no label carries a prior')
     .option('--no-relabel', 'train on the env\'s own words')
     .option('--hide-action <action>', 'take an action out of the policy\'s choices, e.g. "check available actions" (repeatable)', (a: string, all: string[] = []) => [...all, a])

@@ -1,3 +1,5 @@
+import { copyForms, type CopyForms } from './copy-forms.ts';
+
 /** Shape of the decoder-only transformer. */
 export interface TransformerConfig {
   /** Number of token ids (the tokenizer's vocabulary size). */
@@ -22,6 +24,14 @@ export interface TransformerConfig {
    * copy.b; instruction-copy.ts): a bag-of-words copy from the instruction into the action.
    */
   readonly instructionCopy?: boolean;
+  /**
+   * The copy also marks the other forms of the instruction's words: with and without the leading
+   * space, and two adjacent words joined ("pick up" → `pickup`) (copy-forms.ts). Needs
+   * `instructionCopy` and `copyForms`, which `withCopyForms` derives from the tokenizer.
+   */
+  readonly copyWordForms?: boolean;
+  /** The vocabulary's word forms (derived, not chosen: `withCopyForms`). */
+  readonly copyForms?: CopyForms;
 }
 
 /**
@@ -50,9 +60,15 @@ export function makeConfig(vocabSize: number, overrides: Partial<TransformerConf
   return config;
 }
 
+/** `overrides` plus the word forms of `vocab` when they ask for `copyWordForms`. */
+export function withCopyForms(overrides: Partial<TransformerConfig>, vocab: readonly string[]): Partial<TransformerConfig> {
+  return overrides.copyWordForms === true ? { ...overrides, copyForms: copyForms(vocab) } : overrides;
+}
+
 export function validateConfig(c: TransformerConfig): void {
   for (const [key, value] of Object.entries(c)) {
-    if (key === 'tiedEmbeddings' || key === 'instructionCopy') {
+    if (key === 'copyForms') continue;
+    if (key === 'tiedEmbeddings' || key === 'instructionCopy' || key === 'copyWordForms') {
       if (value !== undefined && typeof value !== 'boolean') throw new Error(`TransformerConfig.${key} must be a boolean, got ${String(value)}`);
       continue;
     }
@@ -60,6 +76,8 @@ export function validateConfig(c: TransformerConfig): void {
       throw new Error(`TransformerConfig.${key} must be a positive integer, got ${String(value)}`);
     }
   }
+  if (c.copyWordForms === true && c.instructionCopy !== true) throw new Error('TransformerConfig.copyWordForms needs instructionCopy');
+  if (c.copyWordForms === true && c.copyForms === undefined) throw new Error('TransformerConfig.copyWordForms needs copyForms (withCopyForms derives them from the tokenizer)');
   if (c.dModel % c.nHeads !== 0) {
     throw new Error(`TransformerConfig.dModel (${c.dModel}) must be divisible by nHeads (${c.nHeads})`);
   }

@@ -9,5 +9,5 @@ import { linear } from './ops/linear.ts';
 export function headLogits(p: TransformerParams, c: TransformerConfig, h: tf.Tensor2D, tokens: tf.Tensor2D): tf.Tensor2D {
   const logits = linear(h, headWeight(p, c), param(p, 'head.b'));
   if (c.instructionCopy !== true) return logits;
-  return withInstructionCopy(p, c, h, logits, batchCopyInputs(tokens, c.vocabSize));
+  return withInstructionCopy(p, c, h, logits, batchCopyInputs(tokens, c));
 }

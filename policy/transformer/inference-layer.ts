@@ -50,5 +50,5 @@ export function logitsInfer(p: TransformerParams, c: TransformerConfig, x: tf.Te
   if (c.instructionCopy !== true) return logits;
   if (instructions === undefined || instructions.length !== x.shape[0]) throw new Error('logitsInfer: instruction copy needs one instruction per row');
   const gate = tf.fused.matMul({ a: h, b: param(p, 'copy.w'), bias: param(p, 'copy.b') });
-  return tf.add(logits, tf.mul(gate, bagTensor(instructions, c.vocabSize))) as tf.Tensor2D;
+  return tf.add(logits, tf.mul(gate, bagTensor(instructions, c))) as tf.Tensor2D;
 }

@@ -19,6 +19,7 @@ import type { TransformerConfig } from './config.ts';
 import { param, type TransformerParams } from './params.ts';
 import { linear } from './ops/linear.ts';
 import { BOS_ID, isSpecialId } from '../special-tokens.ts';
+import { bagIds } from './copy-forms.ts';
 
 /**
  * A sequence's instruction as far as it has been read. The bonus applies from the position of the
@@ -56,12 +57,17 @@ export function readInstruction(tokens: ArrayLike<number>, start = 0, end = toke
   return { ids, closed: false };
 }
 
-/** Bags [R, V]: 1 on the words of each row's instruction once it is closed, else all 0. */
-export function bagTensor(states: readonly InstructionState[], vocabSize: number): tf.Tensor2D {
+/**
+ * Bags [R, V]: 1 on the words of each row's instruction once it is closed (and on their other
+ * forms with `copyWordForms`), else all 0.
+ */
+export function bagTensor(states: readonly InstructionState[], c: TransformerConfig): tf.Tensor2D {
+  const { vocabSize } = c;
+  const forms = c.copyWordForms === true ? c.copyForms : undefined;
   const bags = new Float32Array(states.length * vocabSize);
   states.forEach((state, r) => {
     if (!state.closed) return;
-    for (const id of state.ids) if (id >= 0 && id < vocabSize) bags[r * vocabSize + id] = 1;
+    for (const id of bagIds(state, forms)) if (id >= 0 && id < vocabSize) bags[r * vocabSize + id] = 1;
   });
   return tf.tensor2d(bags, [states.length, vocabSize]);
 }
@@ -70,7 +76,7 @@ export function bagTensor(states: readonly InstructionState[], vocabSize: number
  * What the training paths need of a right-padded batch `tokens` [B, T]: each row's bag [B, V]
  * and where the bonus applies [B, T] (1 from the closing special token on).
  */
-export function batchCopyInputs(tokens: tf.Tensor2D, vocabSize: number): { bags: tf.Tensor2D; active: tf.Tensor2D } {
+export function batchCopyInputs(tokens: tf.Tensor2D, c: TransformerConfig): { bags: tf.Tensor2D; active: tf.Tensor2D } {
   const [b, t] = tokens.shape;
   const ids = tokens.dataSync();
   const active = new Float32Array(b * t);
@@ -81,7 +87,7 @@ export function batchCopyInputs(tokens: tf.Tensor2D, vocabSize: number): { bags:
     // The closing token sits right after <bos> and the instruction's words.
     if (state.closed) active.fill(1, r * t + 1 + state.ids.length, (r + 1) * t);
   }
-  return { bags: bagTensor(states, vocabSize), active: tf.tensor2d(active, [b, t]) };
+  return { bags: bagTensor(states, c), active: tf.tensor2d(active, [b, t]) };
 }
 
 /**

@@ -47,7 +47,12 @@ export function referenceForward(p: TransformerParams, c: TransformerConfig, tok
     const bonus = (tokens.arraySync() as number[][]).map((row) => {
       const close = row[0] === BOS_ID ? row.findIndex((id, i) => i > 0 && id < NUM_SPECIAL) : -1;
       const bag = new Array<number>(c.vocabSize).fill(0);
-      for (let i = 1; i < close; i++) bag[row[i]!] = 1;
+      for (let i = 1; i < close; i++) {
+        bag[row[i]!] = 1;
+        if (c.copyWordForms !== true || c.copyForms === undefined) continue;
+        for (const [a, other] of c.copyForms.same) if (a === row[i]) bag[other] = 1;
+        for (const [a, b2, joined] of c.copyForms.joined) if (a === row[i] && i + 1 < close && b2 === row[i + 1]) bag[joined] = 1;
+      }
       return row.map((_, pos) => (close > 0 && pos >= close ? bag : new Array<number>(c.vocabSize).fill(0)));
     });
     const gate = dense(f, p, 'copy').reshape([b, t, 1]);

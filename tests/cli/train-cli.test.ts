@@ -13,7 +13,7 @@ describe('actorgym train / eval / rollout --agent checkpoint (smoke)', () => {
   it('train → eval → rollout with the checkpoint, all through the real entry point', async () => {
     const run = path.join(dir, 'run');
     const train = await runCli(['train', '--env', 'babyai', '--algo', 'grpo', '--steps', '2', '--out', run, '--eval-episodes', '4', '--json', ...TINY,
-      '--instruction-copy', '--hide-action', 'check available actions', '--history-turns', '2', '--history-actions-only', '--action-words', 'reversed']);
+      '--instruction-copy', '--copy-word-forms', '--hide-action', 'check available actions', '--history-turns', '2', '--history-actions-only', '--action-words', 'reversed']);
     expect(train.code, train.stderr).toBe(0);
     const summary = JSON.parse(train.stdout);
     expect(summary).toMatchObject({ status: 'done', steps: 2, backend: 'wasm', algo: 'grpo' });
@@ -34,7 +34,7 @@ describe('actorgym train / eval / rollout --agent checkpoint (smoke)', () => {
     // Flags reach the saved config, and a hidden action is never taken.
     const config = JSON.parse(readFileSync(path.join(run, 'config.json'), 'utf8'));
     expect(config).toMatchObject({
-      hiddenActions: ['check available actions'], historyTurns: 2, historyActionsOnly: true, actionWords: 'reversed', model: { dModel: 32, instructionCopy: true },
+      hiddenActions: ['check available actions'], historyTurns: 2, historyActionsOnly: true, actionWords: 'reversed', model: { dModel: 32, instructionCopy: true, copyWordForms: true },
     });
     const actions = ['step-000001.jsonl', 'step-000002.jsonl'].flatMap((f) =>
       readFileSync(path.join(run, 'trajectories', f), 'utf8').trim().split('\n').flatMap((l) => JSON.parse(l).steps.map((st: { action: string }) => st.action)));
@@ -56,13 +56,14 @@ describe('actorgym train / eval / rollout --agent checkpoint (smoke)', () => {
 
   it('explains bad input: unknown algorithm or schedule, a missing or corrupt checkpoint', async () => {
     // Independent child processes: run them side by side.
-    const [algo, schedule, preset, noSteps, missing, actionsOnly] = await Promise.all([
+    const [algo, schedule, preset, noSteps, missing, actionsOnly, forms] = await Promise.all([
       runCli(['train', '--steps', '1', '--algo', 'dqn', '--out', path.join(dir, 'x')]),
       runCli(['train', '--steps', '1', '--schedule', 'scaling:[6,x]@3', '--out', path.join(dir, 'y')]),
       runCli(['train', '--preset', 'nope', '--out', path.join(dir, 'z')]),
       runCli(['train', '--out', path.join(dir, 'w')]),
       runCli(['eval', '--checkpoint', path.join(dir, 'nowhere'), '--json']),
       runCli(['train', '--steps', '1', '--history-actions-only', '--out', path.join(dir, 'v')]),
+      runCli(['train', '--steps', '1', '--copy-word-forms', '--out', path.join(dir, 'u')]),
     ]);
     expect(algo.code).toBe(1);
     expect(algo.stderr).toMatch(/unknown algorithm "dqn"; known: grpo, ppo, reinforce\+\+, rloo/);
@@ -76,6 +77,8 @@ describe('actorgym train / eval / rollout --agent checkpoint (smoke)', () => {
     expect(missing.stderr).toMatch(/CKPT_MISSING: no checkpoint at .*nowhere/);
     expect(actionsOnly.code).toBe(1);
     expect(actionsOnly.stderr).toMatch(/historyActionsOnly needs a number of history turns/);
+    expect(forms.code).toBe(1);
+    expect(forms.stderr).toMatch(/copyWordForms needs instructionCopy/);
     const manifest = path.join(dir, 'run', 'checkpoint', 'manifest.json');
     writeFileSync(manifest, readFileSync(manifest, 'utf8').replace(/"sha256": "[0-9a-f]{4}/, '"sha256": "0000'));
     const corrupt = await runCli(['rollout', '--env', 'babyai', '--agent', `checkpoint:${path.join(dir, 'run')}`, '--episodes', '1']);

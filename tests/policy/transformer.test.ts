@@ -5,6 +5,7 @@ import { Transformer } from '../../policy/transformer/transformer.ts';
 import type { SequenceCache } from '../../policy/transformer/kv-cache.ts';
 import { disposeCache } from '../../policy/transformer/kv-cache.ts';
 import { ACT_ID, BOS_ID } from '../../policy/special-tokens.ts';
+import { copyForms, type CopyForms } from '../../policy/transformer/copy-forms.ts';
 
 const CONFIG = { vocabSize: 40, dModel: 16, nLayers: 2, nHeads: 2, dFF: 32, maxContext: 32 };
 
@@ -16,23 +17,29 @@ function randomTokens(n: number, seed: number): number[] {
   });
 }
 
+/** Word forms over the test vocabulary: 7 ~ 30 (same word), 9 then 10 → 33 (joined). */
+const FORMS = { same: [[7, 30], [30, 7]], joined: [[9, 10, 33]] } as const satisfies CopyForms;
+
 /** The model variants every test runs on. */
 const VARIANTS = [
   { name: 'separate head', options: {} },
   { name: 'tiedEmbeddings', options: { tiedEmbeddings: true } },
   { name: 'instructionCopy', options: { instructionCopy: true } },
+  { name: 'copyWordForms', options: { instructionCopy: true, copyWordForms: true, copyForms: FORMS } },
 ] as const;
 
 /**
  * Sequences for a variant: with the instruction copy they open with <bos>, four instruction words
  * and <act>, so the copy's bonus is in play from position 5 on.
  */
-function tokensFor(options: { readonly instructionCopy?: boolean; readonly tiedEmbeddings?: boolean }, n: number, seed: number): number[] {
+function tokensFor(options: { readonly instructionCopy?: boolean; readonly tiedEmbeddings?: boolean; readonly copyWordForms?: boolean }, n: number, seed: number): number[] {
   const t = randomTokens(n, seed);
   if (options.instructionCopy === true) {
     t[0] = BOS_ID;
     if (n > 5) t[5] = ACT_ID;
   }
+  // An instruction with a word that has another form and a pair that joins, so the forms are in play.
+  if (options.copyWordForms === true && n > 5) [t[1], t[2], t[3]] = [7, 9, 10];
   return t;
 }
 
@@ -214,6 +221,41 @@ describe('instruction copy', () => {
       }
     }
     model.dispose();
+  });
+});
+
+describe('instruction copy with word forms', () => {
+  it('also raises the other form of each instruction word and the word two adjacent ones join into', async () => {
+    await selectBackend('cpu');
+    const model = new Transformer({ ...CONFIG, instructionCopy: true, copyWordForms: true, copyForms: FORMS }, { seed: 5 });
+    // 9 10 are adjacent (→ 33); 10 9 later are not in that order, so only the first pair joins.
+    const seq = [BOS_ID, 7, 9, 10, ACT_ID, 12, 13];
+    const v = CONFIG.vocabSize;
+    model.params['copy.w']!.assign(tf.zeros([CONFIG.dModel, 1]));
+    model.params['copy.b']!.assign(tf.tensor1d([5]));
+    const after = fullLogits(model, seq);
+    model.params['copy.b']!.assign(tf.tensor1d([0]));
+    const none = fullLogits(model, seq);
+    for (const id of [7, 9, 10, 30, 33, 12, 20, 31]) {
+      const bonus = after[5 * v + id]! - none[5 * v + id]!;
+      expect(bonus).toBeCloseTo([7, 9, 10, 30, 33].includes(id) ? 5 : 0, 5);
+    }
+    model.dispose();
+  });
+
+  it('derives the forms from a vocabulary: the leading space and joined words', () => {
+    const vocab = ['<pad>', ' go', 'go', ' pick', ' up', 'pickup', ' pickup', ' red', '1', ' to'];
+    const forms = copyForms(vocab);
+    const id = (t: string): number => vocab.indexOf(t);
+    expect(forms.same).toEqual(expect.arrayContaining([[id(' go'), id('go')], [id('go'), id(' go')], [id(' pickup'), id('pickup')]]));
+    expect(forms.same).toHaveLength(4);
+    expect(forms.joined).toEqual(expect.arrayContaining([[id(' pick'), id(' up'), id('pickup')], [id(' pick'), id(' up'), id(' pickup')]]));
+    expect(forms.joined).toHaveLength(2);
+  });
+
+  it('is rejected without the instruction copy or without the forms', () => {
+    expect(() => new Transformer({ ...CONFIG, copyWordForms: true, copyForms: FORMS })).toThrow(/copyWordForms needs instructionCopy/);
+    expect(() => new Transformer({ ...CONFIG, instructionCopy: true, copyWordForms: true })).toThrow(/needs copyForms/);
   });
 });
 
