@@ -202,23 +202,25 @@ describe('optimised path vs the straightforward reference implementation (cpu)',
   });
 });
 
+/** The copy's bonus at (position, id) of `seq`: the logits with a constant gate of 5 minus those with a gate of 0. */
+function copyBonus(model: Transformer, seq: number[]): (pos: number, id: number) => number {
+  const v = CONFIG.vocabSize;
+  model.params['copy.w']!.assign(tf.zeros([CONFIG.dModel, 1]));
+  model.params['copy.b']!.assign(tf.tensor1d([5]));
+  const after = fullLogits(model, seq);
+  model.params['copy.b']!.assign(tf.tensor1d([0]));
+  const none = fullLogits(model, seq);
+  return (pos, id) => after[pos * v + id]! - none[pos * v + id]!;
+}
+
 describe('instruction copy', () => {
   it('adds the gate to the logits of the instruction\'s words, from the token that closes it on', async () => {
     await selectBackend('cpu');
     const model = new Transformer({ ...CONFIG, instructionCopy: true }, { seed: 5 });
     const seq = [BOS_ID, 10, 11, 10, ACT_ID, 12, 13];
-    const v = CONFIG.vocabSize;
-    // A constant gate of 5 against a gate of 0.
-    model.params['copy.w']!.assign(tf.zeros([CONFIG.dModel, 1]));
-    model.params['copy.b']!.assign(tf.tensor1d([5]));
-    const after = fullLogits(model, seq);
-    model.params['copy.b']!.assign(tf.tensor1d([0]));
-    const none = fullLogits(model, seq);
+    const bonus = copyBonus(model, seq);
     for (let pos = 0; pos < seq.length; pos++) {
-      for (const id of [10, 11, 12, 13, 20]) {
-        const bonus = after[pos * v + id]! - none[pos * v + id]!;
-        expect(bonus).toBeCloseTo(pos >= 4 && (id === 10 || id === 11) ? 5 : 0, 5);
-      }
+      for (const id of [10, 11, 12, 13, 20]) expect(bonus(pos, id)).toBeCloseTo(pos >= 4 && (id === 10 || id === 11) ? 5 : 0, 5);
     }
     model.dispose();
   });
@@ -228,18 +230,13 @@ describe('instruction copy with word forms', () => {
   it('also raises the other form of each instruction word and the word two adjacent ones join into', async () => {
     await selectBackend('cpu');
     const model = new Transformer({ ...CONFIG, instructionCopy: true, copyWordForms: true, copyForms: FORMS }, { seed: 5 });
-    // 9 10 are adjacent (→ 33); 10 9 later are not in that order, so only the first pair joins.
-    const seq = [BOS_ID, 7, 9, 10, ACT_ID, 12, 13];
-    const v = CONFIG.vocabSize;
-    model.params['copy.w']!.assign(tf.zeros([CONFIG.dModel, 1]));
-    model.params['copy.b']!.assign(tf.tensor1d([5]));
-    const after = fullLogits(model, seq);
-    model.params['copy.b']!.assign(tf.tensor1d([0]));
-    const none = fullLogits(model, seq);
-    for (const id of [7, 9, 10, 30, 33, 12, 20, 31]) {
-      const bonus = after[5 * v + id]! - none[5 * v + id]!;
-      expect(bonus).toBeCloseTo([7, 9, 10, 30, 33].includes(id) ? 5 : 0, 5);
-    }
+    // 9 then 10 join into 33; 7 has the other form 30.
+    const joined = copyBonus(model, [BOS_ID, 7, 9, 10, ACT_ID, 12, 13]);
+    for (const id of [7, 9, 10, 30, 33, 12, 20, 31]) expect(joined(5, id)).toBeCloseTo([7, 9, 10, 30, 33].includes(id) ? 5 : 0, 5);
+    // The same words in another order: 10 then 9 does not join.
+    const apart = copyBonus(model, [BOS_ID, 10, 9, 7, ACT_ID, 12, 13]);
+    expect(apart(5, 33)).toBeCloseTo(0, 5);
+    expect(apart(5, 30)).toBeCloseTo(5, 5);
     model.dispose();
   });
 
