@@ -8,12 +8,12 @@ import { selectBackend, type BackendPreference } from '../../policy/backend.ts';
 import { FilteredPolicy } from '../../policy/observation-filter.ts';
 import { Tokenizer } from '../../policy/tokenizer.ts';
 import { TransformerPolicy } from '../../policy/transformer-policy.ts';
-import { makeConfig, withCopyForms } from '../../policy/transformer/config.ts';
 import { Transformer } from '../../policy/transformer/transformer.ts';
 import { decodeWeights } from '../../policy/transformer/weights-io.ts';
 import { CheckpointError } from '../checkpoint/format.ts';
 import { readCheckpoint } from '../checkpoint/read.ts';
 import { contextOptions, savedHiddenActions, type TrainingConfig } from './config.ts';
+import { modelConfig } from './models.ts';
 
 export interface CheckpointAgent {
   readonly policy: FilteredPolicy;
@@ -33,7 +33,7 @@ export async function loadCheckpointAgent(
   const config = data.state.config as unknown as TrainingConfig;
   const hide = savedHiddenActions(config, `${dir}/state.json`);
   const tokenizer = Tokenizer.fromJSON(data.tokenizer);
-  const model = new Transformer(makeConfig(tokenizer.vocabSize, withCopyForms(data.state.model, tokenizer.toJSON().vocab)));
+  const model = new Transformer(modelConfig(tokenizer, data.state.model));
   const tensors = decodeWeights(data.weights);
   try {
     model.setWeights(tensors);

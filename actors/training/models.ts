@@ -61,8 +61,13 @@ function assemble(tokenizer: Tokenizer, model: Transformer, reference: Transform
  */
 export const modelSeed = (runSeed: number): number => deriveSeed(runSeed, 0x30de1) || 1;
 
+/** A model config over `tokenizer`'s vocabulary: its size, and its word forms when the copy uses them. */
+export function modelConfig(tokenizer: Tokenizer, overrides: Partial<TransformerConfig>): TransformerConfig {
+  return makeConfig(tokenizer.vocabSize, withCopyForms(overrides, tokenizer.toJSON().vocab));
+}
+
 export function freshModels(tokenizer: Tokenizer, run: TrainingConfig): RunModels {
-  const config = makeConfig(tokenizer.vocabSize, withCopyForms(run.model, tokenizer.toJSON().vocab));
+  const config = modelConfig(tokenizer, run.model);
   const model = new Transformer(config, { seed: modelSeed(run.seed) });
   const reference = new Transformer(config);
   reference.setWeights(model.getWeights());
@@ -83,7 +88,7 @@ function load(model: Transformer, bytes: Uint8Array, file: string): void {
 
 export async function loadModels(data: CheckpointData, run: TrainingConfig, dir: string): Promise<RunModels> {
   const tokenizer = Tokenizer.fromJSON(data.tokenizer);
-  const config = makeConfig(tokenizer.vocabSize, withCopyForms(data.state.model, tokenizer.toJSON().vocab));
+  const config = modelConfig(tokenizer, data.state.model);
   const model = new Transformer(config);
   const reference = new Transformer(config);
   load(model, data.weights, `${dir}/weights.bin`);
@@ -93,6 +98,11 @@ export async function loadModels(data: CheckpointData, run: TrainingConfig, dir:
   return models;
 }
 
+function withoutForms(config: TransformerConfig): TransformerConfig {
+  const { copyForms: _derived, ...saved } = config;
+  return saved;
+}
+
 export async function toCheckpoint(
   models: RunModels,
   state: Omit<CheckpointState, 'optimizer' | 'model'>,
@@ -100,7 +110,8 @@ export async function toCheckpoint(
   const opt = await models.optimizer.state();
   try {
     return {
-      state: { ...state, model: models.config, optimizer: { iterations: opt.iterations, accBeta1: opt.accBeta1, accBeta2: opt.accBeta2 } },
+      // The word forms are derived from the tokenizer (modelConfig), so they are not saved.
+      state: { ...state, model: withoutForms(models.config), optimizer: { iterations: opt.iterations, accBeta1: opt.accBeta1, accBeta2: opt.accBeta2 } },
       tokenizer: models.tokenizer.toJSON(),
       weights: await encodeWeights(models.model.getWeights()),
       reference: await encodeWeights(models.reference.getWeights()),
