@@ -64,11 +64,19 @@ export async function runRuntimeBench(options: RuntimeBenchOptions = {}): Promis
       },
     });
     // Three warm-up runs each (measured: steps/s settles after two or three), so every side,
-    // the server process included, is measured after JIT.
-    const measure = async (env: EnvDefinition, serverPid?: number) => {
-      for (let i = 0; i < 3; i++) await once(env, serverPid);
-      const results: TransportRun[] = [];
-      for (let i = 0; i < runs; i++) results.push(await once(env, serverPid));
+    // the server process included, is measured after JIT. The measured runs then take turns
+    // (in-process, WebSocket, HTTP, in-process, …): this machine's speed drifts by tens of per cent
+    // over minutes, and runs measured in blocks would put that drift into the ratios.
+    const transports = [{ env: babyai }, { env: remote, serverPid: server.child.pid }, { env: http, serverPid: server.child.pid }];
+    for (const { env, serverPid } of transports) for (let i = 0; i < 3; i++) await once(env, serverPid);
+    const rounds: TransportRun[][] = [];
+    for (let i = 0; i < runs; i++) {
+      const round: TransportRun[] = [];
+      for (const { env, serverPid } of transports) round.push(await once(env, serverPid));
+      rounds.push(round);
+    }
+    const summarize = (at: number) => {
+      const results = rounds.map((round) => round[at] as TransportRun);
       const server = results.map((r) => r.serverMicros).filter((v) => v !== undefined);
       return {
         stepsPerSecond: median(results.map((r) => r.stepsPerSecond)),
@@ -76,13 +84,14 @@ export async function runRuntimeBench(options: RuntimeBenchOptions = {}): Promis
         serverMicros: server.length > 0 ? median(server) : undefined,
       };
     };
-    const local = await measure(babyai);
-    const ws = await measure(remote, server.child.pid);
-    const rest = await measure(http, server.child.pid);
+    const [local, ws, rest] = [summarize(0), summarize(1), summarize(2)];
+    // The ratio within each round, where both transports ran within a minute of each other.
+    const paired = rounds.map((round) => (round[1] as TransportRun).stepsPerSecond / (round[2] as TransportRun).stepsPerSecond);
     await (remote as { close?: () => Promise<void> }).close?.();
     console.log(
       `BabyAI train split, random agent, ${concurrency} concurrent episodes, ${episodes} episodes a run, ` +
-        `median of ${runs} runs after three warm-up runs; the servers run in a child process. CPU columns: ` +
+        `median of ${runs} rounds (one run of each transport per round, in turn) after three warm-up runs each; ` +
+        `the servers run in a child process. CPU columns: ` +
         `user + system time per env step of this (client) process and of the server process; a side near ` +
         `1e6 / (steps/s) µs is saturated and sets the pace\n`,
     );
@@ -105,6 +114,11 @@ export async function runRuntimeBench(options: RuntimeBenchOptions = {}): Promis
           cpu(r.serverMicros),
         ]),
       ]),
+    );
+    const sorted = [...paired].sort((a, b) => a - b);
+    console.log(
+      `\nWebSocket / HTTP within each round: median ${median(paired).toFixed(2)}× ` +
+        `(${sorted.map((r) => `${r.toFixed(2)}×`).join(', ')})`,
     );
     printRatioBound(local, ws, rest);
   } finally {
