@@ -151,6 +151,7 @@ function printRatioBound(local: TransportRun, ws: TransportRun, http: TransportR
   );
 }
 
+/** Steps per no-op episode; shorter episodes weigh the per-episode costs (actor start, ledger) more. */
 const NOOP_LENGTH = 50;
 const noopSpec = { id: 'noop', description: 'no-op', defaultHorizon: 1000, splits: { train: 0, test: 64 }, maxReward: 1 };
 const noopInfo = { availableActions: ['a'] };
@@ -158,13 +159,14 @@ const noopInfo = { availableActions: ['a'] };
 class NoopEnv implements Env {
   readonly spec = noopSpec;
   private steps = 0;
+  constructor(private readonly length: number) {}
   async reset() {
     this.steps = 0;
     return { observation: 'o', info: noopInfo };
   }
   async step() {
     this.steps += 1;
-    const done = this.steps >= NOOP_LENGTH;
+    const done = this.steps >= this.length;
     return { observation: 'o', reward: done ? 1 : 0, terminated: done, truncated: false, info: noopInfo };
   }
   async close() {}
@@ -177,12 +179,12 @@ const noopPolicy: Policy = {
   release: () => undefined,
 };
 
-export async function measureOverhead(runs: number, concurrency: number) {
+export async function measureOverhead(runs: number, concurrency: number, length = NOOP_LENGTH) {
   const episodes = concurrency * 20;
   const definition: EnvDefinition = {
     spec: noopSpec,
     tasks: () => Array.from({ length: concurrency }, (_, i) => `t${i}`),
-    make: () => new NoopEnv(),
+    make: () => new NoopEnv(length),
   };
   const bare = async () => {
     const start = performance.now();
@@ -190,7 +192,7 @@ export async function measureOverhead(runs: number, concurrency: number) {
     await Promise.all(
       Array.from({ length: concurrency }, async (_, worker) => {
         for (let e = worker; e < episodes; e += concurrency) {
-          const env = new NoopEnv();
+          const env = new NoopEnv(length);
           const first = await env.reset();
           let observation = first.observation;
           for (let turn = 0; ; turn++) {
