@@ -84,7 +84,7 @@ export async function runRuntimeBench(options: RuntimeBenchOptions = {}): Promis
         serverMicros: server.length > 0 ? median(server) : undefined,
       };
     };
-    const [local, ws, rest] = [summarize(0), summarize(1), summarize(2)];
+    const [local, ws, rest] = transports.map((_, at) => summarize(at)) as [TransportRun, TransportRun, TransportRun];
     // The ratio within each round, where both transports ran within a minute of each other.
     const paired = rounds.map((round) => (round[1] as TransportRun).stepsPerSecond / (round[2] as TransportRun).stepsPerSecond);
     await (remote as { close?: () => Promise<void> }).close?.();
