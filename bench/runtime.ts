@@ -1,8 +1,10 @@
 /**
  * Runtime benchmark (issue 2): BabyAI with the random agent, 64 concurrent episodes, env steps/s
  * in-process, against `actorgym serve` over WebSocket, and against the same server's AgentGym
- * HTTP endpoint (request per step, keep-alive); then the actor runtime's overhead per step, on a
- * no-op env and agent, against a bare async loop doing the same calls.
+ * HTTP endpoint (request per step, keep-alive); each also as a bare loop without the actor runtime
+ * (bench/bare-rollout.ts), so the runtime's share of a real step shows next to the transport's.
+ * Then the actor runtime's overhead per step, on a no-op env and agent, against a bare async loop
+ * doing the same calls.
  */
 import { createRolloutSystem } from '../actors/rollout-system.ts';
 import type { Env, EnvDefinition } from '../envs/contract.ts';
@@ -11,6 +13,7 @@ import { agentGymHttpDefinition, agentGymTaskOrder } from '../envs/remote/agentg
 import { remoteEnvDefinition } from '../envs/remote/ws-client.ts';
 import type { Policy } from '../policy/policy.ts';
 import { table } from '../cli/output.ts';
+import { bareRollout } from './bare-rollout.ts';
 import { median, processCpuMicros, startChildServer } from './stats.ts';
 
 export interface RuntimeBenchOptions {
@@ -33,20 +36,25 @@ export async function runRuntimeBench(options: RuntimeBenchOptions = {}): Promis
   const concurrency = options.concurrency ?? 64;
   const babyai = getEnv('babyai');
   /** One run: steps/s, and CPU µs per env step on this side (client) and in the server process. */
-  const once = async (env: EnvDefinition, serverPid?: number): Promise<TransportRun> => {
+  const once = async (play: () => Promise<{ steps: number; seconds: number }>, serverPid?: number): Promise<TransportRun> => {
     const serverBefore = serverPid === undefined ? undefined : processCpuMicros(serverPid);
     const clientBefore = process.cpuUsage();
-    const summary = await createRolloutSystem({ env, agent: 'random', split: 'train', episodes, concurrency, seed: 1 }).run();
+    const { steps, seconds } = await play();
     const client = process.cpuUsage(clientBefore);
     const serverAfter = serverPid === undefined ? undefined : processCpuMicros(serverPid);
-    if (summary.outcomes.aborted > 0) throw new Error(`${summary.outcomes.aborted} episodes aborted during the benchmark`);
-    const steps = summary.meanTurns * summary.episodes;
     return {
-      stepsPerSecond: summary.stepsPerSecond,
+      stepsPerSecond: steps / seconds,
       clientMicros: (client.user + client.system) / steps,
       serverMicros: serverBefore === undefined || serverAfter === undefined ? undefined : (serverAfter - serverBefore) / steps,
     };
   };
+  const viaRuntime = (env: EnvDefinition) => async () => {
+    const summary = await createRolloutSystem({ env, agent: 'random', split: 'train', episodes, concurrency, seed: 1 }).run();
+    if (summary.outcomes.aborted > 0) throw new Error(`${summary.outcomes.aborted} episodes aborted during the benchmark`);
+    return { steps: summary.meanTurns * summary.episodes, seconds: summary.wallSeconds };
+  };
+  const viaBareLoop = (env: EnvDefinition) => () =>
+    bareRollout(env, { split: 'train', episodes, concurrency, seed: 1, horizon: babyai.spec.defaultHorizon });
 
   const server = await startChildServer(['babyai', '--port', '0', '--agentgym-http', '0'], 2);
   try {
@@ -67,12 +75,21 @@ export async function runRuntimeBench(options: RuntimeBenchOptions = {}): Promis
     // the server process included, is measured after JIT. The measured runs then take turns
     // (in-process, WebSocket, HTTP, in-process, …): this machine's speed drifts by tens of per cent
     // over minutes, and runs measured in blocks would put that drift into the ratios.
-    const transports = [{ env: babyai }, { env: remote, serverPid: server.child.pid }, { env: http, serverPid: server.child.pid }];
-    for (const { env, serverPid } of transports) for (let i = 0; i < 3; i++) await once(env, serverPid);
+    // The bare loops play the same episodes without the actor runtime: the gap to them is the
+    // runtime's share of each step.
+    const transports = [
+      { name: 'in-process', play: viaRuntime(babyai) },
+      { name: 'WebSocket (actorgym serve)', play: viaRuntime(remote), serverPid: server.child.pid },
+      { name: 'HTTP request per step (AgentGym shape)', play: viaRuntime(http), serverPid: server.child.pid },
+      { name: 'in-process, bare loop (no actors)', play: viaBareLoop(babyai) },
+      { name: 'WebSocket, bare loop (no actors)', play: viaBareLoop(remote), serverPid: server.child.pid },
+      { name: 'HTTP, bare loop (no actors)', play: viaBareLoop(http), serverPid: server.child.pid },
+    ];
+    for (const { play, serverPid } of transports) for (let i = 0; i < 3; i++) await once(play, serverPid);
     const rounds: TransportRun[][] = [];
     for (let i = 0; i < runs; i++) {
       const round: TransportRun[] = [];
-      for (const { env, serverPid } of transports) round.push(await once(env, serverPid));
+      for (const { play, serverPid } of transports) round.push(await once(play, serverPid));
       rounds.push(round);
     }
     const summarize = (at: number) => {
@@ -84,9 +101,13 @@ export async function runRuntimeBench(options: RuntimeBenchOptions = {}): Promis
         serverMicros: server.length > 0 ? median(server) : undefined,
       };
     };
-    const [local, ws, rest] = transports.map((_, at) => summarize(at)) as [TransportRun, TransportRun, TransportRun];
+    const results = transports.map((_, at) => summarize(at));
+    const [local, ws, rest] = results as [TransportRun, TransportRun, TransportRun];
     // The ratio within each round, where both transports ran within a minute of each other.
-    const paired = rounds.map((round) => (round[1] as TransportRun).stepsPerSecond / (round[2] as TransportRun).stepsPerSecond);
+    const pairedAt = (a: number, b: number) =>
+      rounds.map((round) => (round[a] as TransportRun).stepsPerSecond / (round[b] as TransportRun).stepsPerSecond);
+    const paired = pairedAt(1, 2);
+    const pairedBare = pairedAt(4, 5);
     await (remote as { close?: () => Promise<void> }).close?.();
     console.log(
       `BabyAI train split, random agent, ${concurrency} concurrent episodes, ${episodes} episodes a run, ` +
@@ -99,27 +120,23 @@ export async function runRuntimeBench(options: RuntimeBenchOptions = {}): Promis
     console.log(
       table([
         ['transport', 'env steps/s', 'vs HTTP', 'wall µs/step', 'client CPU µs/step', 'server CPU µs/step'],
-        ...(
-          [
-            ['in-process', local],
-            ['WebSocket (actorgym serve)', ws],
-            ['HTTP request per step (AgentGym shape)', rest],
-          ] as const
-        ).map(([name, r]) => [
-          name,
-          r.stepsPerSecond.toFixed(0),
-          `${(r.stepsPerSecond / rest.stepsPerSecond).toFixed(2)}×`,
-          (1e6 / r.stepsPerSecond).toFixed(1),
-          cpu(r.clientMicros),
-          cpu(r.serverMicros),
-        ]),
+        ...transports.map(({ name }, at) => {
+          const r = results[at] as TransportRun;
+          return [
+            name,
+            r.stepsPerSecond.toFixed(0),
+            `${(r.stepsPerSecond / rest.stepsPerSecond).toFixed(2)}×`,
+            (1e6 / r.stepsPerSecond).toFixed(1),
+            cpu(r.clientMicros),
+            cpu(r.serverMicros),
+          ];
+        }),
       ]),
     );
-    const sorted = [...paired].sort((a, b) => a - b);
-    console.log(
-      `\nWebSocket / HTTP within each round: median ${median(paired).toFixed(2)}× ` +
-        `(${sorted.map((r) => `${r.toFixed(2)}×`).join(', ')})`,
-    );
+    const spread = (ratios: readonly number[]) =>
+      `median ${median(ratios).toFixed(2)}× (${[...ratios].sort((a, b) => a - b).map((r) => `${r.toFixed(2)}×`).join(', ')})`;
+    console.log(`\nWebSocket / HTTP within each round: ${spread(paired)}`);
+    console.log(`The same without the actor runtime (bare loops): ${spread(pairedBare)}`);
     printRatioBound(local, ws, rest);
   } finally {
     await server.stop();
