@@ -1,8 +1,9 @@
 // The xstate fast paths of patches/xstate+5.33.3.patch: installed, and semantics unchanged on the
 // statechart features they touch (history targets, eventless transitions, nested and parallel
-// configurations, tags, several actors of one machine).
+// configurations, tags, several actors of one machine, the order of exit, transition and entry
+// actions, raised events, final states, persisted snapshots).
 import { describe, expect, it } from 'vitest';
-import { assign, createActor, setup } from 'xstate';
+import { assign, createActor, createMachine, raise, setup } from 'xstate';
 
 const machine = setup({
   types: { context: {} as { count: number }, events: {} as { type: 'NEXT' } | { type: 'LEAVE' } | { type: 'BACK' } | { type: 'BUMP' } },
@@ -39,6 +40,14 @@ describe('xstate with the fast paths', () => {
   it('is the patched build (npm postinstall applies patches/)', () => {
     const node = machine.root.states.work as unknown as { _candidates?: unknown };
     expect(node._candidates).toBeInstanceOf(Map);
+    // Step plans: every snapshot of one configuration shares one frozen array of state nodes.
+    const nodesOf = (actor: { getSnapshot(): unknown }) => (actor.getSnapshot() as { _nodes: readonly unknown[] })._nodes;
+    const first = createActor(machine).start();
+    const second = createActor(machine).start();
+    first.send({ type: 'NEXT' });
+    second.send({ type: 'NEXT' });
+    expect(nodesOf(first)).toBe(nodesOf(second));
+    expect(Object.isFrozen(nodesOf(first))).toBe(true);
   });
 
   it('restores a history target to the state that was left, each time', () => {
@@ -80,5 +89,79 @@ describe('xstate with the fast paths', () => {
     expect(second.getSnapshot().value).toBe('away');
     expect(second.getSnapshot().context.count).toBe(1);
     expect(second.getSnapshot().hasTag('busy')).toBe(false);
+  });
+
+  it('runs exit, transition and entry actions in document order, raised events and final states included', () => {
+    const log: string[] = [];
+    const note = (entry: string) => () => {
+      log.push(entry);
+    };
+    const ordered = createMachine({
+      id: 'o',
+      initial: 'p',
+      states: {
+        p: {
+          entry: note('enter p'),
+          exit: note('exit p'),
+          initial: 'a',
+          states: {
+            a: {
+              entry: note('enter a'),
+              exit: note('exit a'),
+              on: {
+                GO: { target: 'b', actions: note('a to b') },
+                AGAIN: { target: 'a', reenter: true, actions: note('a again') },
+                STAY: { actions: note('stay') },
+              },
+            },
+            b: { entry: note('enter b'), exit: note('exit b'), on: { UP: { target: '#o.q', actions: note('b to q') } } },
+          },
+        },
+        q: { entry: [note('enter q'), raise({ type: 'RAISED' })], on: { RAISED: { target: 'r', actions: note('raised') } } },
+        r: { type: 'final', entry: note('enter r') },
+      },
+    });
+    // Twice: the second actor takes the cached plans of the first one's steps.
+    for (let round = 0; round < 2; round++) {
+      log.length = 0;
+      const actor = createActor(ordered).start();
+      for (const type of ['STAY', 'AGAIN', 'GO', 'UP'] as const) actor.send({ type });
+      expect(log).toEqual([
+        'enter p', 'enter a',
+        'stay',
+        'exit a', 'a again', 'enter a',
+        'exit a', 'a to b', 'enter b',
+        'exit b', 'exit p', 'b to q', 'enter q', 'raised', 'enter r',
+      ]);
+      expect(actor.getSnapshot().status).toBe('done');
+      expect(actor.getSnapshot().value).toBe('r');
+    }
+  });
+
+  it('moves one region of a parallel state without re-entering the other', () => {
+    const log: string[] = [];
+    const regions = createMachine({
+      type: 'parallel',
+      states: {
+        left: { initial: 'l1', states: { l1: { on: { MOVE: 'l2' } }, l2: { entry: () => log.push('enter l2') } } },
+        right: { initial: 'r1', states: { r1: { entry: () => log.push('enter r1'), exit: () => log.push('exit r1') } } },
+      },
+    });
+    const actor = createActor(regions).start();
+    actor.send({ type: 'MOVE' });
+    expect(actor.getSnapshot().value).toEqual({ left: 'l2', right: 'r1' });
+    expect(log).toEqual(['enter r1', 'enter l2']);
+  });
+
+  it('continues from a persisted snapshot', () => {
+    const actor = createActor(machine).start();
+    actor.send({ type: 'NEXT' });
+    const restored = createActor(machine, { snapshot: actor.getPersistedSnapshot() }).start();
+    expect(restored.getSnapshot().value).toEqual({ work: 'b' });
+    restored.send({ type: 'NEXT' });
+    expect(restored.getSnapshot().value).toEqual({ work: { c: { left: 'l1', right: 'r1' } } });
+    restored.send({ type: 'LEAVE' });
+    restored.send({ type: 'BACK' });
+    expect(restored.getSnapshot().value).toEqual({ work: { c: { left: 'l1', right: 'r1' } } });
   });
 });
