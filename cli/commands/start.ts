@@ -4,6 +4,7 @@ import { babyaiStart } from '../../actors/training/presets.ts';
 import { getEnv } from '../../envs/index.ts';
 import type { RolloutSummary } from '../../streams/events.ts';
 import { percent, table } from '../output.ts';
+import { addDashboardOptions, type DashboardCliOptions } from './dashboard.ts';
 import { defaultRunDir, runTraining } from './train.ts';
 
 /**
@@ -13,16 +14,15 @@ import { defaultRunDir, runTraining } from './train.ts';
  */
 
 export function registerStart(program: Command): void {
-  program
-    .command('start', { isDefault: true })
+  addDashboardOptions(program.command('start', { isDefault: true }))
     .description('the main job with working defaults (npm start): train GRPO on BabyAI (~10 min on 2 cores), evaluate, compare with random')
     .option('--out <dir>', 'run directory (default runs/<timestamp>)')
-    .action(async (options: { out?: string }) => {
+    .action(async (options: { out?: string } & DashboardCliOptions) => {
       const env = getEnv('babyai');
       const out = options.out ?? defaultRunDir();
       const { schedule, steps } = babyaiStart;
       process.stderr.write(`training GRPO on BabyAI from scratch: ${steps} learner steps, horizon schedule ${String(schedule)}, run dir ${out}\n`);
-      const trained = await runTraining({ ...babyaiStart, env, out });
+      const trained = await runTraining({ ...babyaiStart, env, out }, options);
       if (trained.evaluation === undefined) {
         console.log(`training ${trained.status} after step ${trained.steps}; no evaluation. Run dir: ${trained.out}`);
         return;

@@ -53,4 +53,15 @@ describe('actorgym CLI (smoke)', () => {
       expect(stdout).toMatch(/Usage: actorgym/);
     }
   });
+
+  it('lets npm start run without the dashboard, as train does', async () => {
+    // `npm start -- --no-dashboard`: the main job takes the dashboard options of `train`.
+    const { code, stdout } = await runCli(['start', '--help']);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/--no-dashboard/);
+    expect(stdout).toMatch(/--dashboard-port <port>/);
+    const bad = await runCli(['start', '--dashboard-port', 'x']);
+    expect(bad.code).not.toBe(0);
+    expect(bad.stderr).toMatch(/dashboard-port/);
+  });
 });
