@@ -18,7 +18,7 @@ import { parseSchedule, type Schedule } from '../machines/schedule.ts';
 import { OraclePolicy } from '../policy/oracle-policy.ts';
 import type { Policy } from '../policy/policy.ts';
 import { RandomPolicy } from '../policy/random-policy.ts';
-import type { RolloutSummary, RunEvent } from '../streams/events.ts';
+import type { EpisodeResult, RolloutSummary, RunEvent } from '../streams/events.ts';
 import { errorMessage } from './abort-reason.ts';
 import { createAgentActor } from './agent.actor.ts';
 import { CallDeadlines, sweepPeriodMs } from './call-deadlines.ts';
@@ -26,7 +26,7 @@ import { systemClock, type RunClock } from './clock.ts';
 import { createCurriculumActor, type CurriculumActorRef } from './curriculum.actor.ts';
 import { EnvPool, type EnvSlot } from './env-pool.ts';
 import { createEpisodeActor, episodeLogic, stampEpisodeEvent, type EpisodeActorRef } from './episode.actor.ts';
-import { summarize } from './summarize.ts';
+import { episodeResult, summarize } from './summarize.ts';
 
 export type AgentSpec = Policy | 'random' | 'oracle';
 
@@ -126,7 +126,7 @@ export function createRolloutSystem(options: RolloutSystemOptions): RolloutSyste
     const taskId = tasks[slot % tasks.length] as string;
     return { slot, taskId, groupKey: `${slot}` };
   });
-  const settled: { output: EpisodeOutput; attempts: number }[] = [];
+  const settled: EpisodeResult[] = [];
   let steps = 0;
   // Shared by every episode: two calls per env step.
   const onEpisodeEvent = (emitted: EpisodeEmitted) => {
@@ -227,7 +227,7 @@ export function createRolloutSystem(options: RolloutSystemOptions): RolloutSyste
     run.send({ type: 'HORIZON.SET', horizon: change.to });
     events.next({ ...change, t: clock.now() });
   });
-  run.on('slot.settled', (e) => settled.push({ output: e.output, attempts: e.attempts }));
+  run.on('slot.settled', (e) => settled.push(episodeResult(e.output, e.attempts)));
 
   let started: Promise<RolloutSummary> | undefined;
   return {

@@ -8,7 +8,8 @@ export interface SummaryInput {
   readonly split: Split;
   readonly agent: string;
   readonly seed: number;
-  readonly settled: readonly { output: EpisodeOutput; attempts: number }[];
+  /** One result per settled slot, in any order (`episodeResult` of each slot's last attempt). */
+  readonly settled: readonly EpisodeResult[];
   readonly attempts: number;
   readonly steps: number;
   readonly horizon: number;
@@ -17,21 +18,27 @@ export interface SummaryInput {
 }
 
 /**
+ * What the summary keeps of a settled slot: a few numbers, not the episode's trajectory, so a long
+ * rollout holds no observations in memory until its end.
+ */
+export function episodeResult(output: EpisodeOutput, attempts: number): EpisodeResult {
+  return {
+    slot: output.slot,
+    taskId: output.taskId,
+    outcome: output.outcome,
+    reward: output.reward,
+    turns: output.turns,
+    maxTurns: output.maxTurns,
+    attempts,
+  };
+}
+
+/**
  * Rates are over episodes that were not aborted: an infrastructure failure says nothing about
  * the agent, so it is reported in `outcomes.aborted` instead of being scored as a failure.
  */
 export function summarize(input: SummaryInput): RolloutSummary {
-  const results: EpisodeResult[] = input.settled
-    .map(({ output, attempts }) => ({
-      slot: output.slot,
-      taskId: output.taskId,
-      outcome: output.outcome,
-      reward: output.reward,
-      turns: output.turns,
-      maxTurns: output.maxTurns,
-      attempts,
-    }))
-    .sort((a, b) => a.slot - b.slot);
+  const results = [...input.settled].sort((a, b) => a.slot - b.slot);
   const outcomes: OutcomeCounts = { success: 0, failure: 0, truncated: 0, aborted: 0 };
   for (const result of results) outcomes[result.outcome] += 1;
   const scored = results.filter((result) => result.outcome !== 'aborted');

@@ -30,6 +30,11 @@ export const benchmarks: readonly Benchmark[] = [
     run: async () => (await import('./env-steps.ts')).runEnvStepsBench(),
   },
   {
+    name: 'rollout-memory',
+    description: 'peak live heap of an 8,192-episode BabyAI rollout (what a long run keeps in memory)',
+    run: async () => (await import('./rollout-memory.ts')).runRolloutMemoryBench(),
+  },
+  {
     name: 'learner-step',
     description: 'a GRPO learner step on BabyAI (npm start config): share of rollout vs learning, learner tokens/s',
     run: async () => (await import('./learner-step.ts')).runLearnerStepBench(),
