@@ -49,6 +49,29 @@ export function findPath(view: View, blocked: Uint8Array, q: PathQuery): number[
   return findPaths(view, blocked, q.x, q.y, q.dir, [q])[0] ?? null;
 }
 
+/**
+ * Scratch buffers shared by every search (the box is at most 8×8 cells × 4 directions), so a
+ * search allocates nothing but its paths. Searches never nest and JS is single-threaded.
+ */
+let popped = new Uint8Array(256);
+let parent = new Int32Array(256);
+let via = new Int8Array(256);
+let queue = new Int32Array(1024);
+/** Per box cell: the goal to arrive on, and the goal faced from the cell behind it (-1: none). */
+let arriveGoal = new Int16Array(64);
+let faceGoal = new Int16Array(64);
+
+function ensureScratch(cells: number): void {
+  if (arriveGoal.length >= cells) return;
+  const size = cells * 4;
+  popped = new Uint8Array(size);
+  parent = new Int32Array(size);
+  via = new Int8Array(size);
+  queue = new Int32Array(size * 4);
+  arriveGoal = new Int16Array(cells);
+  faceGoal = new Int16Array(cells);
+}
+
 /** `findPath` from one start for many goals in one search: a path (or null) per goal, in order. */
 export function findPaths(
   view: View,
@@ -58,18 +81,38 @@ export function findPaths(
   dir0: number,
   goals: readonly PathGoal[],
 ): (number[] | null)[] {
-  const found: (number[] | null)[] = goals.map(() => null);
+  const found: (number[] | null)[] = new Array(goals.length).fill(null);
   let open = goals.length;
   if (open === 0) return found;
   const { xlo, xhi, ylo, yhi } = view;
   const w = xhi - xlo + 1;
-  const size = w * (yhi - ylo + 1) * 4;
-  const popped = new Uint8Array(size);
-  const parent = new Int32Array(size).fill(-1);
-  const via = new Int8Array(size);
+  const cells = w * (yhi - ylo + 1);
+  ensureScratch(cells);
+  popped.fill(0, 0, cells * 4);
+  arriveGoal.fill(-1, 0, cells);
+  faceGoal.fill(-1, 0, cells);
+  // Goals are looked up by cell instead of testing each goal at each pop. A goal cell outside
+  // the box can still be faced from its edge, so those few are tested one by one.
+  let outside: number[] | null = null;
+  for (let g = 0; g < goals.length; g++) {
+    const goal = goals[g] as PathGoal;
+    const inBox = goal.goalX >= xlo && goal.goalX <= xhi && goal.goalY >= ylo && goal.goalY <= yhi;
+    const cell = goal.goalX - xlo + (goal.goalY - ylo) * w;
+    const table = goal.arrive ? arriveGoal : faceGoal;
+    // A duplicate goal is answered with its first copy's path at the end.
+    if (inBox && (table[cell] as number) < 0) table[cell] = g;
+    else if (!inBox && !goal.arrive) (outside ??= []).push(g);
+  }
   const start = ((x0 - xlo) + (y0 - ylo) * w) * 4 + dir0;
-  const queue: number[] = [start];
-  for (let head = 0; head < queue.length && open > 0; head++) {
+  const settle = (g: number, s: number) => {
+    const path: number[] = [];
+    for (let t = s; t !== start; t = parent[t] as number) path.push(via[t] as number);
+    found[g] = path.reverse();
+    open--;
+  };
+  queue[0] = start;
+  let tail = 1;
+  for (let head = 0; head < tail && open > 0; head++) {
     const s = queue[head] as number;
     popped[s] = 1;
     const d = s & 3;
@@ -78,31 +121,52 @@ export function findPaths(
     const y = ((cell / w) | 0) + ylo;
     const dx = DX[d] as number;
     const dy = DY[d] as number;
-    for (let g = 0; g < goals.length; g++) {
-      if (found[g] !== null) continue;
-      const goal = goals[g] as PathGoal;
-      const done = goal.arrive ? x === goal.goalX && y === goal.goalY : goal.goalX - x === dx && goal.goalY - y === dy;
-      if (!done) continue;
-      const path: number[] = [];
-      for (let t = s; t !== start; t = parent[t] as number) path.push(via[t] as number);
-      found[g] = path.reverse();
-      open--;
+    const arrive = arriveGoal[cell] as number;
+    if (arrive >= 0 && found[arrive] === null) settle(arrive, s);
+    const fx = x + dx;
+    const fy = y + dy;
+    if (fx >= xlo && fx <= xhi && fy >= ylo && fy <= yhi) {
+      const face = faceGoal[fx - xlo + (fy - ylo) * w] as number;
+      if (face >= 0 && found[face] === null) settle(face, s);
+    } else if (outside) {
+      for (const g of outside) {
+        const goal = goals[g] as PathGoal;
+        if (found[g] === null && goal.goalX === fx && goal.goalY === fy) settle(g, s);
+      }
     }
+    if (open === 0) break;
     for (let k = 0; k < 3; k++) {
       const action = k === 0 ? FORWARD : k === 1 ? LEFT : 1;
       let nx = x;
       let ny = y;
       let nd = d;
       if (action === FORWARD) {
-        nx = x + dx;
-        ny = y + dy;
+        nx = fx;
+        ny = fy;
       } else nd = action === LEFT ? (d + 3) & 3 : (d + 1) & 3;
       if (nx < xlo || nx > xhi || ny < ylo || ny > yhi) continue;
       const t = ((nx - xlo) + (ny - ylo) * w) * 4 + nd;
       if (popped[t] || blocked[nx - xlo + (ny - ylo) * w]) continue;
-      queue.push(t);
+      if (tail === queue.length) {
+        const grown = new Int32Array(queue.length * 2);
+        grown.set(queue);
+        queue = grown;
+      }
+      queue[tail++] = t;
       parent[t] = s;
       via[t] = action;
+    }
+  }
+  // Duplicates of a goal (same cell, same arrive) get their first copy's path.
+  if (open > 0) {
+    for (let g = 0; g < goals.length; g++) {
+      if (found[g] !== null) continue;
+      const goal = goals[g] as PathGoal;
+      const inBox = goal.goalX >= xlo && goal.goalX <= xhi && goal.goalY >= ylo && goal.goalY <= yhi;
+      if (!inBox) continue;
+      const first = (goal.arrive ? arriveGoal : faceGoal)[goal.goalX - xlo + (goal.goalY - ylo) * w] as number;
+      const path = found[first];
+      if (first !== g && path) found[g] = path.slice();
     }
   }
   return found;
