@@ -45,7 +45,12 @@ interface Running extends Pending {
 }
 
 export interface RunContext extends Omit<RunInput, 'slots'> {
+  /**
+   * Slots waiting to start are `queue[queueHead…]`. Starting one moves the head instead of
+   * copying the rest of the queue, which made a run quadratic in its episodes.
+   */
   readonly queue: readonly Pending[];
+  readonly queueHead: number;
   /**
    * At most `concurrency` entries. An array rather than a record keyed by episode id: copying a
    * record while adding or removing a key gives V8 a new hidden class each time (tens of µs at 64
@@ -82,9 +87,9 @@ const runSetup = setup({
     stopEpisodes: (_, _reason: string) => {},
   },
   guards: {
-    drained: ({ context }) => context.queue.length === 0 && context.runningCount === 0,
+    drained: ({ context }) => waiting(context) === 0 && context.runningCount === 0,
     finishes: ({ context }) =>
-      (context.closeWhenDrained || context.stopping) && context.queue.length === 0 && context.runningCount === 0,
+      (context.closeWhenDrained || context.stopping) && waiting(context) === 0 && context.runningCount === 0,
   },
 });
 
@@ -92,13 +97,12 @@ const runSetup = setup({
 const fill = runSetup.enqueueActions(({ context, enqueue }) => {
   if (context.stopping) return;
   const { queue } = context;
-  let { runningCount, launched } = context;
-  if (queue.length === 0 || runningCount >= context.concurrency) return;
+  let { runningCount, launched, queueHead } = context;
+  if (queueHead >= queue.length || runningCount >= context.concurrency) return;
   const running = [...context.running];
-  let taken = 0;
-  while (taken < queue.length && runningCount < context.concurrency) {
-    const next = queue[taken] as Pending;
-    taken += 1;
+  while (queueHead < queue.length && runningCount < context.concurrency) {
+    const next = queue[queueHead] as Pending;
+    queueHead += 1;
     const episodeId = `${context.runId}-e${launched}`;
     launched += 1;
     runningCount += 1;
@@ -116,8 +120,11 @@ const fill = runSetup.enqueueActions(({ context, enqueue }) => {
       },
     });
   }
-  enqueue.assign({ queue: queue.slice(taken), running, runningCount, launched });
+  enqueue.assign({ queueHead, running, runningCount, launched });
 });
+
+/** Slots still waiting to start. */
+const waiting = (context: RunContext) => context.queue.length - context.queueHead;
 
 const pending = (slot: SlotSpec, attempt: number): Pending => ({ slot: slot.slot, taskId: slot.taskId, groupKey: slot.groupKey, attempt });
 
@@ -128,6 +135,7 @@ export const runMachine = runSetup.createMachine({
     return {
       ...rest,
       queue: slots.map((slot) => pending(slot, 0)),
+      queueHead: 0,
       running: [],
       runningCount: 0,
       launched: 0,
@@ -143,7 +151,10 @@ export const runMachine = runSetup.createMachine({
       on: {
         ENQUEUE: {
           actions: [
-            assign({ queue: ({ context, event }) => [...context.queue, ...event.slots.map((slot) => pending(slot, 0))] }),
+            assign(({ context, event }) => ({
+              queue: [...context.queue.slice(context.queueHead), ...event.slots.map((slot) => pending(slot, 0))],
+              queueHead: 0,
+            })),
             fill,
           ],
         },
@@ -151,7 +162,7 @@ export const runMachine = runSetup.createMachine({
         CLOSE: { actions: assign({ closeWhenDrained: true }) },
         STOP: {
           actions: [
-            assign({ stopping: true, queue: [] }),
+            assign({ stopping: true, queue: [], queueHead: 0 }),
             { type: 'stopEpisodes', params: ({ event }) => event.reason },
           ],
         },
@@ -168,7 +179,8 @@ export const runMachine = runSetup.createMachine({
                 enqueue.assign({
                   running,
                   runningCount: context.runningCount - 1,
-                  queue: [pending(done, done.attempt + 1), ...context.queue],
+                  queue: [pending(done, done.attempt + 1), ...context.queue.slice(context.queueHead)],
+                  queueHead: 0,
                 });
                 return;
               }
