@@ -5,8 +5,7 @@
  */
 import { EnvError, type Env, type EnvSpec, type JsonValue, type ResetOptions, type ResetResult, type StepInfo, type StepResult } from '../contract.ts';
 import { Game } from './game.ts';
-import { generateLevel } from './level.ts';
-import { parseTaskId } from './tasks.ts';
+import { taskStart } from './start-cache.ts';
 import { doorState, type World } from './world.ts';
 
 export class BabyAIEnv implements Env {
@@ -19,16 +18,13 @@ export class BabyAIEnv implements Env {
 
   async reset(options: ResetOptions): Promise<ResetResult> {
     this.assertOpen();
-    const { level, seed } = parseTaskId(options.taskId);
     // BabyAI has no randomness inside an episode: the task id fixes everything and the
     // reset seed only has to be accepted.
-    this.game = Game.fromLevel(generateLevel(level, seed));
+    const start = taskStart(options.taskId, firstObservation);
+    this.game = start.game.clone();
     this.taskId = options.taskId;
     this.over = false;
-    // AgentGym shows sequences as "a and b" ("then" and "after you" become "and").
-    const goal = this.game.mission.replaceAll('then', 'and').replaceAll('after you', 'and');
-    const observation = `Your goal: ${goal}\n${this.game.describe()}${this.actionList()}`;
-    return { observation, info: this.info(false, false) };
+    return { observation: start.observation, info: this.info(false, false) };
   }
 
   async step(action: string): Promise<StepResult> {
@@ -94,8 +90,7 @@ export class BabyAIEnv implements Env {
   }
 
   private actionList(): string {
-    const names = [...(this.game as Game).macros().actions.keys()];
-    return `\nAvailable actions: [${names.map((n) => `"${n}"`).join(', ')}]`;
+    return actionList(this.game as Game);
   }
 
   private info(success: boolean, invalidAction: boolean): StepInfo {
@@ -108,6 +103,18 @@ export class BabyAIEnv implements Env {
       maxSteps: game.maxSteps,
     };
   }
+}
+
+function actionList(game: Game): string {
+  const names = [...game.macros().actions.keys()];
+  return `\nAvailable actions: [${names.map((n) => `"${n}"`).join(', ')}]`;
+}
+
+/** The reset observation: the goal, the view and the actions. */
+function firstObservation(game: Game): string {
+  // AgentGym shows sequences as "a and b" ("then" and "after you" become "and").
+  const goal = game.mission.replaceAll('then', 'and').replaceAll('after you', 'and');
+  return `Your goal: ${goal}\n${game.describe()}${actionList(game)}`;
 }
 
 const OBJ_CHAR = { door: 'D', key: 'K', ball: 'A', box: 'B' } as const;
