@@ -26,6 +26,23 @@ function pyDict(counts: Map<string, number>): string {
   return `{${[...counts].map(([k, v]) => `'${k}': ${v}`).join(', ')}}`;
 }
 
+// Module-level helpers rather than closures in computeMacroActions: tsx (esbuild's keepNames)
+// wraps every named closure in a `__name` call each time it is created.
+
+/** Registers the path to `o` (ending on it or facing it) as a goal of the one search. */
+function wantPath(keys: Map<number, number>, goals: PathGoal[], o: SeenObj, arrive: boolean): void {
+  const key = pathKey(o, arrive);
+  if (keys.has(key)) return;
+  keys.set(key, goals.length);
+  goals.push({ goalX: o.x, goalY: o.y, arrive });
+}
+
+/** A copy of the path the search found to `o`, or null. */
+function foundPath(found: readonly (number[] | null)[], keys: ReadonlyMap<number, number>, o: SeenObj, arrive: boolean): number[] | null {
+  const p = found[keys.get(pathKey(o, arrive)) as number];
+  return p ? p.slice() : null;
+}
+
 export function computeMacroActions(world: World, view: View): MacroActions {
   const actions = new Map<string, number[]>([['turn left', [0]], ['turn right', [1]]]);
   const errors = new Map<string, string>();
@@ -33,22 +50,12 @@ export function computeMacroActions(world: World, view: View): MacroActions {
   // and whether the agent ends on it (open doors) or facing it (everything else).
   const keys = new Map<number, number>();
   const goals: PathGoal[] = [];
-  const want = (o: SeenObj, arrive: boolean) => {
-    const key = pathKey(o, arrive);
-    if (keys.has(key)) return;
-    keys.set(key, goals.length);
-    goals.push({ goalX: o.x, goalY: o.y, arrive });
-  };
   for (const o of view.objs) {
     if (o.type === 'wall') continue;
-    want(o, false);
-    if (o.state === 'open') want(o, true);
+    wantPath(keys, goals, o, false);
+    if (o.state === 'open') wantPath(keys, goals, o, true);
   }
   const found = findPaths(view, blockedCells(view), world.agentX, world.agentY, world.agentDir, goals);
-  const path = (o: SeenObj, arrive: boolean): number[] | null => {
-    const p = found[keys.get(pathKey(o, arrive)) as number];
-    return p ? p.slice() : null;
-  };
 
   const nearest = view.barriers[0];
   if (!nearest || nearest.dis > 1) actions.set('move forward', [2]);
@@ -59,7 +66,7 @@ export function computeMacroActions(world: World, view: View): MacroActions {
     const counts = new Map<string, number>();
     for (const o of view.objs) {
       if (NOT_PICKABLE.has(o.type)) continue;
-      const p = path(o, false);
+      const p = foundPath(found, keys, o, false);
       const first = `pickup ${o.name} 1`;
       if (p) {
         p.push(3);
@@ -91,7 +98,7 @@ export function computeMacroActions(world: World, view: View): MacroActions {
     const through = `toggle and go through ${o.name} ${k}`;
     const noPath = `You cannot toggle and go through ${o.name} ${pyDict(doorCounts)}, as there is no path leading to it.`;
     if (o.state === 'open') {
-      const p = path(o, true);
+      const p = foundPath(found, keys, o, true);
       if (p) actions.set(`go through ${o.name} ${k}`, p);
       else errors.set(`go through ${o.name} ${k}`, `You cannot go through ${o.name} ${k}, as there is no path leading to it.`);
       continue;
@@ -106,7 +113,7 @@ export function computeMacroActions(world: World, view: View): MacroActions {
         continue;
       }
     }
-    const p = path(o, false);
+    const p = foundPath(found, keys, o, false);
     if (p) actions.set(through, [...p, 5, 2]);
     else errors.set(through, noPath);
     if (p && p.length === 0) actions.set('toggle', [5]);
@@ -120,7 +127,7 @@ export function computeMacroActions(world: World, view: View): MacroActions {
   const gotoCounts = new Map<string, number>();
   for (const o of view.objs) {
     if (o.type === 'wall') continue;
-    const p = path(o, false);
+    const p = foundPath(found, keys, o, false);
     const first = `go to ${o.name} 1`;
     const k = actions.has(first) ? (gotoCounts.get(o.name) ?? 0) + 1 : 1;
     if (p) {

@@ -72,6 +72,13 @@ function ensureScratch(cells: number): void {
   faceGoal = new Int16Array(cells);
 }
 
+/** The primitive actions from `start` to state `s`, read back through the parent pointers. */
+function pathTo(s: number, start: number): number[] {
+  const path: number[] = [];
+  for (let t = s; t !== start; t = parent[t] as number) path.push(via[t] as number);
+  return path.reverse();
+}
+
 /** `findPath` from one start for many goals in one search: a path (or null) per goal, in order. */
 export function findPaths(
   view: View,
@@ -104,12 +111,6 @@ export function findPaths(
     else if (!inBox && !goal.arrive) (outside ??= []).push(g);
   }
   const start = ((x0 - xlo) + (y0 - ylo) * w) * 4 + dir0;
-  const settle = (g: number, s: number) => {
-    const path: number[] = [];
-    for (let t = s; t !== start; t = parent[t] as number) path.push(via[t] as number);
-    found[g] = path.reverse();
-    open--;
-  };
   queue[0] = start;
   let tail = 1;
   for (let head = 0; head < tail && open > 0; head++) {
@@ -122,16 +123,25 @@ export function findPaths(
     const dx = DX[d] as number;
     const dy = DY[d] as number;
     const arrive = arriveGoal[cell] as number;
-    if (arrive >= 0 && found[arrive] === null) settle(arrive, s);
+    if (arrive >= 0 && found[arrive] === null) {
+      found[arrive] = pathTo(s, start);
+      open--;
+    }
     const fx = x + dx;
     const fy = y + dy;
     if (fx >= xlo && fx <= xhi && fy >= ylo && fy <= yhi) {
       const face = faceGoal[fx - xlo + (fy - ylo) * w] as number;
-      if (face >= 0 && found[face] === null) settle(face, s);
+      if (face >= 0 && found[face] === null) {
+        found[face] = pathTo(s, start);
+        open--;
+      }
     } else if (outside) {
       for (const g of outside) {
         const goal = goals[g] as PathGoal;
-        if (found[g] === null && goal.goalX === fx && goal.goalY === fy) settle(g, s);
+        if (found[g] === null && goal.goalX === fx && goal.goalY === fy) {
+          found[g] = pathTo(s, start);
+          open--;
+        }
       }
     }
     if (open === 0) break;
