@@ -27,7 +27,9 @@ const BIN = fileURLToPath(new URL('../bin/actorgym.js', import.meta.url));
 /** Starts `actorgym serve …` in a child process and waits for its ready lines. */
 export function startChildServer(args: readonly string[], readyLines = 1): Promise<ChildServer> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, 'serve', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    // The server gets this process's young-generation size, so an A/B of the flag covers both sides.
+    const v8Flags = process.execArgv.filter((flag) => flag.startsWith('--max-semi-space-size'));
+    const child = spawn(process.execPath, [...v8Flags, BIN, 'serve', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
     const urls: string[] = [];
     let out = '';
     let err = '';
