@@ -45,6 +45,20 @@ describe('run machine (pure transitions)', () => {
     expect(after.snapshot.context.runningCount).toBe(2);
   });
 
+  it('starts a slot by moving the queue head, never copying the waiting slots', () => {
+    const many = Array.from({ length: 1000 }, (_, slot) => ({ slot, taskId: `task-${slot}`, groupKey: `${slot}` }));
+    const [snapshot, actions] = initialTransition(runMachine, { ...input, slots: many });
+    const first = launches(actions);
+    const after = send(snapshot, { type: 'EPISODE.DONE', output: output(first[0] as EpisodeLaunch, 'success') });
+    expect(after.launched.map((launch) => launch.slot)).toEqual([2]);
+    // The same array, read from a later head: starting an episode costs O(1), not O(waiting).
+    expect(after.snapshot.context.queue).toBe(snapshot.context.queue);
+    expect(after.snapshot.context.queueHead).toBe(3);
+    // More slots join behind the ones still waiting.
+    const more = send(after.snapshot, { type: 'ENQUEUE', slots: [{ slot: 1000, taskId: 'task-1000', groupKey: '1000' }] });
+    expect(more.snapshot.context.queue.slice(more.snapshot.context.queueHead).map((p) => p.slot)).toEqual([...many.slice(3).map((s) => s.slot), 1000]);
+  });
+
   it('applies a horizon change to episodes that start after it, not to running ones', () => {
     const [snapshot, actions] = initialTransition(runMachine, input);
     const running = launches(actions);
