@@ -89,8 +89,7 @@ export function findPaths(
   goals: readonly PathGoal[],
 ): (number[] | null)[] {
   const found: (number[] | null)[] = new Array(goals.length).fill(null);
-  let open = goals.length;
-  if (open === 0) return found;
+  if (goals.length === 0) return found;
   const { xlo, xhi, ylo, yhi } = view;
   const w = xhi - xlo + 1;
   const cells = w * (yhi - ylo + 1);
@@ -99,16 +98,29 @@ export function findPaths(
   arriveGoal.fill(-1, 0, cells);
   faceGoal.fill(-1, 0, cells);
   // Goals are looked up by cell instead of testing each goal at each pop. A goal cell outside
-  // the box can still be faced from its edge, so those few are tested one by one.
+  // the box can still be faced from its edge, so those few are tested one by one; one outside the
+  // box can never be arrived on. A repeated goal takes its first copy's path at the end.
   let outside: number[] | null = null;
+  let copies: [number, number][] | null = null;
+  let open = 0;
   for (let g = 0; g < goals.length; g++) {
     const goal = goals[g] as PathGoal;
-    const inBox = goal.goalX >= xlo && goal.goalX <= xhi && goal.goalY >= ylo && goal.goalY <= yhi;
-    const cell = goal.goalX - xlo + (goal.goalY - ylo) * w;
+    if (goal.goalX < xlo || goal.goalX > xhi || goal.goalY < ylo || goal.goalY > yhi) {
+      if (!goal.arrive) {
+        (outside ??= []).push(g);
+        open++;
+      }
+      continue;
+    }
     const table = goal.arrive ? arriveGoal : faceGoal;
-    // A duplicate goal is answered with its first copy's path at the end.
-    if (inBox && (table[cell] as number) < 0) table[cell] = g;
-    else if (!inBox && !goal.arrive) (outside ??= []).push(g);
+    const cell = goal.goalX - xlo + (goal.goalY - ylo) * w;
+    const first = table[cell] as number;
+    if (first >= 0) {
+      (copies ??= []).push([g, first]);
+      continue;
+    }
+    table[cell] = g;
+    open++;
   }
   const start = ((x0 - xlo) + (y0 - ylo) * w) * 4 + dir0;
   queue[0] = start;
@@ -167,17 +179,6 @@ export function findPaths(
       via[t] = action;
     }
   }
-  // Duplicates of a goal (same cell, same arrive) get their first copy's path.
-  if (open > 0) {
-    for (let g = 0; g < goals.length; g++) {
-      if (found[g] !== null) continue;
-      const goal = goals[g] as PathGoal;
-      const inBox = goal.goalX >= xlo && goal.goalX <= xhi && goal.goalY >= ylo && goal.goalY <= yhi;
-      if (!inBox) continue;
-      const first = (goal.arrive ? arriveGoal : faceGoal)[goal.goalX - xlo + (goal.goalY - ylo) * w] as number;
-      const path = found[first];
-      if (first !== g && path) found[g] = path.slice();
-    }
-  }
+  if (copies) for (const [g, first] of copies) found[g] = found[first]?.slice() ?? null;
   return found;
 }

@@ -5,7 +5,8 @@
  * about 40 µs) is wasted work. A reset clones the cached game; `Game.clone` shares the caches,
  * which are replaced and never mutated.
  *
- * Bounded, least recently used first out: the 1,530 tasks of both splits fit, at about 7 KB each (11 MB for both splits, measured).
+ * Bounded, least recently used first out: the 1,530 tasks of both splits fit, at about 7 KB each
+ * (11 MB for both splits, measured).
  */
 import { Game } from './game.ts';
 import { generateLevel } from './level.ts';
