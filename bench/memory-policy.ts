@@ -9,31 +9,13 @@
  *   npx tsx bench/memory-policy.ts [HORIZON] [SPLIT]   (default 20 test)
  */
 import { getEnv } from '../envs/index.ts';
-import { actionsNaming as named, lcg, searchAction, type GoalObject as Obj } from './babyai-heuristic.ts';
+import { actionsNaming as named, lcg, searchAction, subGoals } from './babyai-heuristic.ts';
 
 const env = getEnv('babyai');
 const H = Number(process.argv[2] ?? 20);
 const split = (process.argv[3] ?? 'test') as 'train' | 'test';
 
 const rand = lcg();
-
-interface SubGoal { readonly verb: string; readonly obj: Obj; readonly next: Obj | undefined }
-
-const OBJ = /(?:the|a) ?(red|green|blue|purple|yellow|grey)? ?(ball|box|key|door)/;
-
-function subGoals(goal: string): SubGoal[] {
-  // "A after you B" is done as B, then A.
-  const after = goal.split(' after you ');
-  const parts = (after.length === 2 ? [after[1]!, after[0]!] : [goal]).flatMap((g) => g.split(/,? and |, then /));
-  return parts.flatMap((part) => {
-    const verb = /^(?:go to|pick up|open|put)/.exec(part.trim())?.[0];
-    const obj = OBJ.exec(part);
-    if (!verb || !obj) return [];
-    const next = / next to (.*)$/.exec(part);
-    const nextObj = next ? OBJ.exec(next[1]!) : null;
-    return [{ verb, obj: { color: obj[1], type: obj[2]! }, next: nextObj ? { color: nextObj[1], type: nextObj[2]! } : undefined }];
-  });
-}
 
 const byLevel = new Map<string, number[]>();
 for (const taskId of env.tasks(split)) {
