@@ -26,8 +26,14 @@ import { actionsNaming as named, lcg, subGoals, type GoalObject } from './babyai
 import { located, MapMemory, type Start } from './babyai-map.ts';
 import { approach, explore, MOVES, simulate, touched, unlock } from './map-search.ts';
 
+export interface MapEpisode {
+  readonly success: boolean;
+  /** Whether an object of the sub-goal the policy ended on was ever in view (its map holds one). */
+  readonly goalSeen: boolean;
+}
+
 /** Plays one task with the map policy; `trace` collects the actions taken. */
-export async function playWithMap(taskId: string, horizon: number, rand: () => number, trace: string[] = [], wallCellWorth = 0.25): Promise<boolean> {
+export async function playWithMap(taskId: string, horizon: number, rand: () => number, trace: string[] = [], wallCellWorth = 0.25): Promise<MapEpisode> {
   const instance = getEnv('babyai').make() as BabyAIEnv;
   let result: ResetResult | StepResult = await instance.reset({ taskId, seed: 0 });
   const first = instance.internalGame();
@@ -131,7 +137,8 @@ export async function playWithMap(taskId: string, horizon: number, rand: () => n
     if ('terminated' in result && (result.terminated || result.truncated)) break;
   }
   await instance.close();
-  return result.info.success === true;
+  const goal = goals[Math.min(at, goals.length - 1)];
+  return { success: result.info.success === true, goalSeen: goal !== undefined && find(goal.obj).length > 0 };
 }
 
 /** The CLI: success per level and overall on a split. */
@@ -142,12 +149,14 @@ async function main(): Promise<void> {
   const wallCellWorth = Number(process.env.WALL_CELL_WORTH ?? 0.25);
   const rand = lcg();
   const byLevel = new Map<string, number[]>();
+  let neverSeen = 0;
   for (const taskId of getEnv('babyai').tasks(split)) {
     const level = taskId.split('/')[0]!;
     const trace: string[] = [];
-    const ok = await playWithMap(taskId, horizon, rand, trace, wallCellWorth);
-    if (only && level === only && !ok) console.log(taskId, trace.join(' | '));
-    byLevel.set(level, [...(byLevel.get(level) ?? []), ok ? 1 : 0]);
+    const { success, goalSeen } = await playWithMap(taskId, horizon, rand, trace, wallCellWorth);
+    if (only && level === only && !success) console.log(taskId, trace.join(' | '));
+    if (!success && !goalSeen) neverSeen += 1;
+    byLevel.set(level, [...(byLevel.get(level) ?? []), success ? 1 : 0]);
   }
   let solved = 0;
   let total = 0;
@@ -157,6 +166,7 @@ async function main(): Promise<void> {
     total += outcomes.length;
     console.log(`${level} ${s}/${outcomes.length}`);
   }
+  console.log(`failed ${total - solved}, of which the sub-goal's object never came into view: ${neverSeen}`);
   console.log(`horizon ${horizon} success ${(solved / total).toFixed(3)} (${solved}/${total})`);
 }
 
