@@ -87,12 +87,21 @@ function symmetriesOf(env: EnvDefinition): SymmetryGroups {
   return groups;
 }
 
+/**
+ * A training run as actors: rollouts, learner and curriculum. Throws at once on a bad
+ * configuration of a fresh run (unknown algorithm, bad schedule, …); a resumed run's
+ * configuration comes from its checkpoint, so `run()` rejects on it instead.
+ */
 export function createTrainingSystem(options: TrainingOptions): TrainingSystem {
   const clock = options.clock ?? systemClock;
   const events = new Subject<TrainingEvent>();
   const env = typeof options.env === 'string' ? getEnv(options.env) : options.env;
   // What remains after the run-level fields is the run's configuration (training/config.ts).
   const { env: _env, out: _out, resume: _resume, backend: _backend, maxRetries: _retries, envTimeoutMs: _timeout, clock: _clock, ...configOptions } = options;
+  // A fresh run's configuration is checked here, so a bad option fails before a dashboard or a
+  // run directory is started; a resumed run's needs the checkpoint, read in run().
+  const freshConfig = options.resume === undefined ? resolveConfig(env.spec.id, configOptions) : undefined;
+  if (freshConfig?.relabel === true) symmetriesOf(env);
   let stopRequested: string | undefined;
   let rollout: RolloutSystem | undefined;
   let learnerStop: ((reason: string) => void) | undefined;
@@ -102,7 +111,7 @@ export function createTrainingSystem(options: TrainingOptions): TrainingSystem {
     const resumed = options.resume !== undefined ? await readCheckpoint(options.resume) : undefined;
     const config = resumed
       ? resumeConfig(resumed.data.state.config as unknown as TrainingConfig, env.spec.id, configOptions)
-      : resolveConfig(env.spec.id, configOptions);
+      : (freshConfig as TrainingConfig);
     if (config.relabel === true) symmetriesOf(env);
     const out = options.out ?? (resumed && path.basename(resumed.dir) === 'checkpoint' ? path.dirname(resumed.dir) : undefined);
     const runDir = out !== undefined ? new RunDir(out) : undefined;

@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -45,9 +45,10 @@ describe('training with relabel', () => {
     expect(steps).toBeGreaterThan(8);
   }, 120_000);
 
-  it('refuses an env that declares no symmetries', async () => {
-    await expect(createTrainingSystem({ ...base, env: 'textcraft', out: path.join(dir, 'c') }).run()).rejects.toThrow(
+  it('refuses an env that declares no symmetries, before the run starts', () => {
+    expect(() => createTrainingSystem({ ...base, env: 'textcraft', out: path.join(dir, 'c') })).toThrow(
       'relabel needs an env that declares symmetries (EnvSpec.symmetries); "textcraft" declares none',
     );
+    expect(existsSync(path.join(dir, 'c'))).toBe(false);
   });
 });

@@ -67,6 +67,9 @@ describe('actorgym train / eval / rollout --agent checkpoint (smoke)', () => {
     ]);
     expect(algo.code).toBe(1);
     expect(algo.stderr).toMatch(/unknown algorithm "dqn"; known: grpo, ppo, reinforce\+\+, rloo/);
+    // Checked before anything starts: no dashboard is served for a run that cannot start.
+    expect(algo.stderr).not.toMatch(/dashboard:/);
+    expect(schedule.stderr).not.toMatch(/dashboard:/);
     expect(schedule.code).toBe(1);
     expect(schedule.stderr).toMatch(/horizon "x" is not a positive integer/);
     expect(preset.code).toBe(1);
