@@ -52,3 +52,16 @@ export function subGoals(goal: string): SubGoal[] {
     return [{ verb, obj: goalObject(obj), next: nextObj ? goalObject(nextObj) : undefined }];
   });
 }
+
+/** Prints `Level solved/tasks` for each level and returns the totals. */
+export function printByLevel(byLevel: ReadonlyMap<string, readonly number[]>): { solved: number; total: number } {
+  let solved = 0;
+  let total = 0;
+  for (const [level, outcomes] of byLevel) {
+    const s = outcomes.reduce((a, b) => a + b, 0);
+    solved += s;
+    total += outcomes.length;
+    console.log(`${level} ${s}/${outcomes.length}`);
+  }
+  return { solved, total };
+}

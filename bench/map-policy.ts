@@ -22,7 +22,7 @@ import type { ResetResult, StepResult } from '../envs/contract.ts';
 import type { BabyAIEnv } from '../envs/babyai/env.ts';
 import { EMPTY, type World } from '../envs/babyai/world.ts';
 import { getEnv } from '../envs/index.ts';
-import { actionsNaming as named, lcg, subGoals, type GoalObject } from './babyai-heuristic.ts';
+import { actionsNaming as named, lcg, printByLevel, subGoals, type GoalObject } from './babyai-heuristic.ts';
 import { located, MapMemory, type Start } from './babyai-map.ts';
 import { approach, explore, MOVES, simulate, touched, unlock } from './map-search.ts';
 
@@ -158,14 +158,7 @@ async function main(): Promise<void> {
     if (!success && !goalSeen) neverSeen += 1;
     byLevel.set(level, [...(byLevel.get(level) ?? []), success ? 1 : 0]);
   }
-  let solved = 0;
-  let total = 0;
-  for (const [level, outcomes] of byLevel) {
-    const s = outcomes.reduce((a, b) => a + b, 0);
-    solved += s;
-    total += outcomes.length;
-    console.log(`${level} ${s}/${outcomes.length}`);
-  }
+  const { solved, total } = printByLevel(byLevel);
   console.log(`failed ${total - solved}, of which the sub-goal's object never came into view: ${neverSeen}`);
   console.log(`horizon ${horizon} success ${(solved / total).toFixed(3)} (${solved}/${total})`);
 }

@@ -9,7 +9,7 @@
  *   npx tsx bench/memory-policy.ts [HORIZON] [SPLIT]   (default 20 test)
  */
 import { getEnv } from '../envs/index.ts';
-import { actionsNaming as named, lcg, searchAction, subGoals } from './babyai-heuristic.ts';
+import { actionsNaming as named, lcg, printByLevel, searchAction, subGoals } from './babyai-heuristic.ts';
 
 const env = getEnv('babyai');
 const H = Number(process.argv[2] ?? 20);
@@ -59,12 +59,5 @@ for (const taskId of env.tasks(split)) {
   const level = taskId.split('/')[0]!;
   byLevel.set(level, [...(byLevel.get(level) ?? []), ok ? 1 : 0]);
 }
-let solved = 0;
-let total = 0;
-for (const [level, outcomes] of byLevel) {
-  const s = outcomes.reduce((a, b) => a + b, 0);
-  solved += s;
-  total += outcomes.length;
-  console.log(`${level} ${s}/${outcomes.length}`);
-}
+const { solved, total } = printByLevel(byLevel);
 console.log(`horizon ${H} success ${(solved / total).toFixed(3)} (${solved}/${total})`);
