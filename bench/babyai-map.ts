@@ -64,7 +64,7 @@ export class MapMemory {
     this.seen[world.agentY * this.width + world.agentX] = 1;
   }
 
-  /** How many cells of `world`'s view have not been seen. */
+  /** What the view from `world`'s pose would reveal: the worth of its cells not seen yet. */
   unseenIn(world: World): number {
     return this.visible(world).reduce((sum, idx) => sum + this.worth(idx), 0);
   }

@@ -2,20 +2,21 @@
  * A training diagnostic, not a benchmark: how far a BabyAI policy gets that remembers a MAP of
  * everything it has seen. bench/memory-policy.ts remembers its own actions and searches at
  * random; this one keeps every cell it has seen (walls, free cells, doors, objects) in world
- * coordinates and searches with it:
- *   - the action that does the current sub-goal, when one is available (as memory-policy);
- *   - else, when an object of the sub-goal was seen before, the action that ends nearest to it
+ * coordinates (bench/babyai-map.ts) and searches with it (bench/map-search.ts):
+ *   - the action that does the current sub-goal, when one is available and reaches the object;
+ *   - else, when an object of the sub-goal was seen before, the move that ends nearest to it
  *     (shortest path over the cells seen to be passable);
- *   - else the action that reveals the most cells not seen yet, then the one that ends nearest
- *     to the edge of the seen area (frontier exploration);
- *   - locked doors: with nothing left to explore, fetch a key of the door's colour and open it.
- * It reads the agent's position from the env instead of counting it from its own moves (a
- * model could count them; this is the upper bound) and simulates a candidate action on a copy
- * of the game only to learn where the agent ends and which cells come into view, never what
- * they hold before it sees them. It shows what memory plus search can reach within a horizon.
+ *   - a locked door with its key seen: fetch the key and open the door;
+ *   - else the move that reveals the most unseen cells within two turns, then the one that ends
+ *     nearest to the edge of the seen area (frontier exploration).
+ * It reads the agent's position from the env instead of working it out from its moves and views,
+ * and simulates candidate actions on a copy of the game only to learn where the agent ends and
+ * which cells come into view, never what they hold before it sees them: an optimistic stand-in
+ * for a policy that maps. It shows what memory plus search can reach within a horizon.
  *
  *   npx tsx bench/map-policy.ts [HORIZON] [SPLIT]   (default 20 test)
- *   TRACE=Level …   also prints the actions of that level's failed episodes
+ *   TRACE=Level …            also prints the actions of that level's failed episodes
+ *   WALL_CELL_WORTH=W …      what an unseen cell of the room grid's walls counts (default 0.25)
  */
 import { pathToFileURL } from 'node:url';
 import type { ResetResult, StepResult } from '../envs/contract.ts';

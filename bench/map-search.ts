@@ -14,7 +14,8 @@ export function simulate(game: Game, action: string): World | null {
   return copy.act(action).kind === 'moved' ? copy.world : null;
 }
 
-export function best<T>(items: readonly T[], score: (t: T) => number, rand: () => number): T | undefined {
+/** The top-scoring item; ties are broken at random. */
+function best<T>(items: readonly T[], score: (t: T) => number, rand: () => number): T | undefined {
   let top: T[] = [];
   let topScore = -Infinity;
   for (const t of items) {
@@ -77,7 +78,7 @@ export function touched(before: World, after: World): number {
   return door ? door.y * before.width + door.x : after.frontY * after.width + after.frontX;
 }
 
-/** Nothing left to explore: open a locked door with a key of its colour. */
+/** Opens a locked door seen on the map: picks up a key of its colour, then goes to the door and toggles it. */
 export function unlock(game: Game, mem: MapMemory, actions: readonly string[], moves: readonly string[], keyColor: string | undefined, rand: () => number): string | undefined {
   const locked = mem.find({ color: undefined, type: 'door' }, 'locked').map((idx) => ({ idx, color: mem.objs.get(idx)!.color }));
   if (keyColor !== undefined) {
