@@ -11,6 +11,10 @@ single-threaded under Node) and at all cores.
 
 Debian's python3-torch is built for /usr/bin/python3 and uses the system BLAS: install
 libopenblas0-pthread with it, or the baseline is crippled (about 15x slower).
+The children also run with glibc's malloc keeping freed memory (GLIBC_TUNABLES below): by
+default glibc maps every block over 128 KiB fresh from the kernel and unmaps it when freed, so
+each activation tensor of a step page-faults again. That made the step about 4x slower here
+(663 against 172 ms); PyTorch's CPU tuning guides fix the same with jemalloc or tcmalloc.
 Exits 0 with a message when torch is missing.
 """
 import argparse
@@ -32,6 +36,10 @@ except ImportError:
     sys.exit(0)
 
 V, D, L, H, FF, T, B = 512, 128, 2, 4, 512, 128, 32
+
+# Never mmap a block, never give memory back: freed activations are reused, not page-faulted anew.
+MALLOC_KEEPS_MEMORY = "glibc.malloc.mmap_threshold=4294967295:glibc.malloc.trim_threshold=4294967295"
+
 
 
 class Block(nn.Module):
@@ -94,9 +102,12 @@ def tokens_per_sec(threads, steps):
 
 
 def measure_in_child(threads, steps):
-    """One thread count per process: OpenBLAS sizes its own pool from the environment at import,
-    so torch.set_num_threads alone would still let sgemm use every core."""
-    env = dict(os.environ, OPENBLAS_NUM_THREADS=str(threads), OMP_NUM_THREADS=str(threads))
+    """One thread count per process: OpenBLAS and glibc's allocator read their settings from the
+    environment at start, and torch.set_num_threads alone would still let sgemm use every core."""
+    # OpenBLAS single-threaded: with torch's own threads on top, two cores were oversubscribed
+    # and 2 threads ran at 0.6x of 1 (14,406 against 23,599 tok/s); this way 24,792.
+    env = dict(os.environ, OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS=str(threads),
+               GLIBC_TUNABLES=MALLOC_KEEPS_MEMORY)
     out = subprocess.run([sys.executable, __file__, "--one", str(threads), "--steps", str(steps)],
                          env=env, capture_output=True, text=True, check=True).stdout
     return json.loads(out.strip().splitlines()[-1])

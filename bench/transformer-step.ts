@@ -8,9 +8,10 @@
  *  - actor: KV-cache decode tokens/s at batch 1 and batch 64.
  * No assertions: the machine is shared; read medians and ratios from one run.
  *
- *   npx tsx bench/transformer-step.ts [--backend wasm] [--steps 5] [--no-naive] [--torch] [--sweep]
+ *   npx tsx bench/transformer-step.ts [--backend wasm] [--steps 5] [--no-naive] [--no-torch] [--sweep]
  *
- * `--torch` runs bench/torch_reference.py right after the tfjs steps and prints the ratio. *
+ * When /usr/bin/python3 has torch (Debian's python3-torch), bench/torch_reference.py runs right
+ * after the tfjs steps and the ratio is printed; `--no-torch` skips it.
  * `--sweep` also times candidate default sizes (learner at full context, decode at batch 64).
  *
  * bench/torch_reference.py measures the same reference step in PyTorch.
@@ -33,7 +34,7 @@ export interface BenchTransformerStepOptions {
   readonly decodeSteps?: number;
   /** Also time the straightforward implementation (slow: seconds per step). */
   readonly naive?: boolean;
-  /** Also run bench/torch_reference.py right after, for a same-run ratio (default false). */
+  /** Also run bench/torch_reference.py right after, for a same-run ratio (default true: it runs when /usr/bin/python3 has torch). */
   readonly torch?: boolean;
   /** Progress lines go here (default: none). */
   readonly log?: (line: string) => void;
@@ -141,7 +142,7 @@ export async function benchTransformerStep(opts: BenchTransformerStepOptions = {
   defTokens.dispose();
 
   let torch: Record<string, number> | undefined;
-  if (opts.torch === true) {
+  if (opts.torch !== false) {
     log('PyTorch reference step (bench/torch_reference.py)…');
     torch = torchReference();
   }
@@ -211,7 +212,7 @@ export async function runTransformerStepBench(opts: BenchTransformerStepOptions 
   const w1 = Math.max(...rows.map((x) => x[1].length));
   console.log(`transformer on tfjs-${r.backend} (medians; ratios from this run)`);
   for (const [a, b, c] of rows) console.log(`  ${a.padEnd(w0)}  ${b.padStart(w1)}  ${c}`);
-  if (r.torchTokensPerSec === undefined) console.log('  PyTorch reference: /usr/bin/python3 bench/torch_reference.py (or --torch)');
+  if (r.torchTokensPerSec === undefined) console.log('  PyTorch reference: not measured (/usr/bin/python3 has no torch: apt-get install python3-torch)');
 }
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
@@ -225,7 +226,7 @@ if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.a
     ...(backend !== undefined ? { backend } : {}),
     ...(steps !== undefined ? { steps: Number(steps) } : {}),
     naive: !process.argv.includes('--no-naive'),
-    torch: process.argv.includes('--torch'),
+    torch: !process.argv.includes('--no-torch'),
   });
   if (process.argv.includes('--sweep')) {
     console.log(`candidate sizes on wasm (context ${DEFAULT_TRANSFORMER_CONFIG.maxContext}, vocab 512)`);
