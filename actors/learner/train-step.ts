@@ -20,6 +20,7 @@ import { padRows } from './minibatch.ts';
 import type { LearnerOptimizer } from './optimizer.ts';
 import { rowAdvantages, selectRows } from './rows.ts';
 import { scoreRows } from './score.ts';
+import type { DataParallelGrads } from './data-parallel.ts';
 import { updateMinibatch } from './update.ts';
 
 const SHUFFLE_STREAM = 0x5b1f;
@@ -36,6 +37,8 @@ export interface TrainStepInput {
   readonly dropUninformative: boolean;
   /** The tokenizer's encode, to rebuild the action tries constrained decoding used. */
   readonly encode: (text: string) => number[];
+  /** Half of every minibatch's gradients computed on a second core (data-parallel.ts). */
+  readonly parallel?: DataParallelGrads;
 }
 
 const MEAN_KEYS = ['loss', 'lossPolicy', 'lossKl', 'lossEntropy', 'lossValue', 'kl', 'entropy', 'clipFraction', 'approxKl', 'gradNorm'] as const;
@@ -80,13 +83,16 @@ export async function trainStep(input: TrainStepInput): Promise<Record<string, n
       const idx = order.slice(start, start + args.minibatch);
       const rows = idx.map((i) => set.rows[i]!);
       const padded = padRows(rows);
-      const m = updateMinibatch(model, optimizer, padded, {
+      const fields = {
         mask: rows.map((r) => r.mask),
         oldLogProbs: idx.map((i) => oldLogProbs[i]!),
         advantages: idx.map((i) => advantages[i]!),
         ...(ref ? { refLogProbs: idx.map((i) => ref.logProbs[i]!) } : {}),
         ...(critic ? { oldValues: idx.map((i) => critic.values[i]!), returns: idx.map((i) => returns[i]!) } : {}),
-      }, args);
+      };
+      const m = input.parallel && rows.length >= 2
+        ? await input.parallel.update(model, optimizer, rows, fields, args)
+        : updateMinibatch(model, optimizer, padded, fields, args);
       for (const k of MEAN_KEYS) sums[k] = (sums[k] ?? 0) + (m[k] ?? 0);
       skipped += m.skipped ?? 0;
       trainedTokens += padded.tokenCount;

@@ -25,13 +25,16 @@ export interface MinibatchFields {
   readonly returns?: readonly ArrayLike<number>[];
 }
 
-export function updateMinibatch(
-  model: Transformer,
-  optimizer: LearnerOptimizer,
-  padded: PaddedRows,
-  fields: MinibatchFields,
-  args: LearnerArgs,
-): Record<string, number> {
+/** One minibatch's gradients (keyed by variable name, the caller disposes them) and metrics. */
+export interface MinibatchGrads {
+  readonly grads: tf.NamedTensorMap;
+  readonly metrics: Record<string, number>;
+  /** Trained (mask-1) tokens: every loss term is a token-mean over them. */
+  readonly maskTokens: number;
+}
+
+/** The objective's gradients on one padded minibatch, without touching the optimizer. */
+export function minibatchGrads(model: Transformer, variables: tf.Variable[], padded: PaddedRows, fields: MinibatchFields, args: LearnerArgs): MinibatchGrads {
   const critic = args.algo === 'ppo';
   let metrics: Record<string, number> = {};
   const inputs = tf.tidy(() => ({
@@ -61,13 +64,31 @@ export function updateMinibatch(
     const loss = tf.add(terms.loss, lossEntropy) as tf.Scalar;
     metrics = { ...readScalars({ ...terms, entropy, lossEntropy, loss }) };
     return loss;
-  }, optimizer.variables);
+  }, variables);
+  value.dispose();
+  tf.dispose(Object.values(inputs));
+  let maskTokens = 0;
+  for (const row of fields.mask) for (let t = 0; t < row.length; t++) maskTokens += row[t] as number;
+  return { grads, metrics, maskTokens };
+}
+
+/** Global-norm clipping and one Adam step; takes ownership of `grads`. A non-finite norm skips the step. */
+export function applyGrads(optimizer: LearnerOptimizer, grads: tf.NamedTensorMap, args: LearnerArgs): { gradNorm: number; skipped: number } {
   const { grads: clipped, norm } = clipByGlobalNorm(grads, { maxNorm: args.maxGradNorm });
   tf.dispose(grads);
   // A non-finite gradient would poison Adam's moments for good: skip the step (as verl does).
   if (Number.isFinite(norm)) optimizer.apply(clipped);
   tf.dispose(clipped);
-  value.dispose();
-  tf.dispose(Object.values(inputs));
-  return { ...metrics, gradNorm: norm, skipped: Number.isFinite(norm) ? 0 : 1 };
+  return { gradNorm: norm, skipped: Number.isFinite(norm) ? 0 : 1 };
+}
+
+export function updateMinibatch(
+  model: Transformer,
+  optimizer: LearnerOptimizer,
+  padded: PaddedRows,
+  fields: MinibatchFields,
+  args: LearnerArgs,
+): Record<string, number> {
+  const { grads, metrics } = minibatchGrads(model, optimizer.variables, padded, fields, args);
+  return { ...metrics, ...applyGrads(optimizer, grads, args) };
 }

@@ -1,0 +1,161 @@
+/**
+ * Data-parallel gradients on a second core. The WebAssembly backend runs single-threaded under
+ * Node, so the learner leaves the second core idle; here each minibatch is cut in two, the
+ * second half's gradients are computed in a worker thread (its own wasm instance and a copy of
+ * the weights, sent with every job) while this thread computes the first half's, and the two
+ * are combined before clipping and Adam.
+ *
+ * Exactness. Every loss term is a token-mean over the minibatch's trained (mask-1) tokens, so
+ * the minibatch's gradient is the halves' gradients weighted by their shares of those tokens:
+ * the same maths as one pass, up to float32 rounding in the sums. The split is fixed (first half
+ * here), so a run is as deterministic with a worker as without one.
+ */
+import * as tf from '@tensorflow/tfjs';
+import { Worker } from 'node:worker_threads';
+import type { TransformerConfig } from '../../policy/transformer/config.ts';
+import type { Transformer } from '../../policy/transformer/transformer.ts';
+import type { AllowedTokens } from './allowed-tokens.ts';
+import { learnerDefaults, type LearnerArgs } from './args.ts';
+import { padRows } from './minibatch.ts';
+import type { LearnerOptimizer } from './optimizer.ts';
+import { applyGrads, minibatchGrads, type MinibatchFields, type MinibatchGrads } from './update.ts';
+
+export interface GradWorkerInit {
+  readonly backend: string;
+  readonly config: TransformerConfig;
+  /** Parameter names in the optimizer's fixed order: weights and gradients travel in it. */
+  readonly names: readonly string[];
+}
+
+export interface GradJob {
+  readonly id: number;
+  readonly weights: Float32Array[];
+  readonly rows: ReadonlyArray<{ readonly tokens: readonly number[]; readonly allowed?: AllowedTokens }>;
+  readonly fields: MinibatchFields;
+  readonly args: LearnerArgs;
+}
+
+export type GradReply =
+  | { readonly id: number; readonly grads: Float32Array[]; readonly metrics: Record<string, number>; readonly maskTokens: number }
+  | { readonly id: number; readonly error: string };
+
+type Row = { readonly tokens: readonly number[]; readonly allowed?: AllowedTokens };
+
+const WORKER = new URL('./grad-worker.mjs', import.meta.url);
+
+/** The learner hyperparameters alone, as a plain object a worker can be sent. */
+function learnerArgs(args: LearnerArgs): LearnerArgs {
+  const keys = ['algo', ...Object.keys(learnerDefaults)] as (keyof LearnerArgs)[];
+  return Object.fromEntries(keys.map((k) => [k, args[k]])) as unknown as LearnerArgs;
+}
+
+function sliceFields(f: MinibatchFields, from: number, to: number): MinibatchFields {
+  return {
+    mask: f.mask.slice(from, to),
+    oldLogProbs: f.oldLogProbs.slice(from, to),
+    advantages: f.advantages.slice(from, to),
+    ...(f.refLogProbs ? { refLogProbs: f.refLogProbs.slice(from, to) } : {}),
+    ...(f.oldValues ? { oldValues: f.oldValues.slice(from, to) } : {}),
+    ...(f.returns ? { returns: f.returns.slice(from, to) } : {}),
+  };
+}
+
+export class DataParallelGrads {
+  private readonly pending = new Map<number, { resolve: (r: GradReply) => void; reject: (e: Error) => void }>();
+  private nextId = 0;
+  private failure: Error | undefined;
+
+  private constructor(private readonly worker: Worker) {
+    worker.on('message', (reply: GradReply) => {
+      const waiting = this.pending.get(reply.id);
+      this.pending.delete(reply.id);
+      waiting?.resolve(reply);
+    });
+    const fail = (error: Error) => {
+      this.failure ??= error;
+      for (const w of this.pending.values()) w.reject(this.failure);
+      this.pending.clear();
+    };
+    worker.on('error', (e) => fail(new Error(`learner worker failed: ${e.message}`)));
+    worker.on('exit', (code) => fail(new Error(`learner worker exited (code ${code})`)));
+  }
+
+  /** Starts the worker and waits until its backend and model are ready. */
+  static async start(init: GradWorkerInit): Promise<DataParallelGrads> {
+    const worker = new Worker(WORKER, { workerData: init });
+    await new Promise<void>((resolve, reject) => {
+      const onMessage = (m: unknown) => {
+        if ((m as { ready?: boolean }).ready !== true) return;
+        worker.off('message', onMessage);
+        worker.off('error', onError);
+        resolve();
+      };
+      const onError = (e: Error) => reject(new Error(`learner worker failed to start: ${e.message}`));
+      worker.on('message', onMessage);
+      worker.once('error', onError);
+    });
+    return new DataParallelGrads(worker);
+  }
+
+  /** One minibatch update (update.ts's `updateMinibatch`), its second half computed by the worker. */
+  async update(model: Transformer, optimizer: LearnerOptimizer, rows: readonly Row[], fields: MinibatchFields, args: LearnerArgs): Promise<Record<string, number>> {
+    const { grads, metrics } = await this.grads(model, optimizer.variables, rows, fields, args);
+    return { ...metrics, ...applyGrads(optimizer, grads, args) };
+  }
+
+  /** The minibatch's gradients and metrics (update.ts's `minibatchGrads`), from both halves. */
+  async grads(model: Transformer, variables: tf.Variable[], rows: readonly Row[], fields: MinibatchFields, args: LearnerArgs): Promise<MinibatchGrads> {
+    if (this.failure) throw this.failure;
+    const half = Math.ceil(rows.length / 2);
+    const weights = variables.map((v) => (v.dataSync() as Float32Array).slice());
+    const theirs = this.call({
+      weights,
+      rows: rows.slice(half).map((r) => ({ tokens: r.tokens, ...(r.allowed ? { allowed: r.allowed } : {}) })),
+      fields: sliceFields(fields, half, rows.length),
+      args: learnerArgs(args),
+    });
+    const mine = minibatchGrads(model, variables, padRows(rows.slice(0, half)), sliceFields(fields, 0, half), args);
+    let reply: GradReply;
+    try {
+      reply = await theirs;
+    } catch (error) {
+      tf.dispose(mine.grads);
+      throw error;
+    }
+    if ('error' in reply) {
+      tf.dispose(mine.grads);
+      throw new Error(`learner worker: ${reply.error}`);
+    }
+    const total = mine.maskTokens + reply.maskTokens;
+    // A half with no trained token has a zero loss and zero gradients: its weight is 0.
+    const a = total > 0 ? mine.maskTokens / total : 1;
+    const b = total > 0 ? reply.maskTokens / total : 0;
+    const grads: tf.NamedTensorMap = {};
+    tf.tidy(() => {
+      variables.forEach((v, i) => {
+        const own = mine.grads[v.name];
+        if (own === undefined) throw new Error(`no gradient for parameter ${v.name}`);
+        grads[v.name] = tf.keep(tf.add(tf.mul(own, a), tf.mul(tf.tensor(reply.grads[i]!, v.shape), b)));
+      });
+    });
+    tf.dispose(mine.grads);
+    const metrics: Record<string, number> = {};
+    for (const k of new Set([...Object.keys(mine.metrics), ...Object.keys(reply.metrics)])) {
+      metrics[k] = a * (mine.metrics[k] ?? 0) + b * (reply.metrics[k] ?? 0);
+    }
+    return { grads, metrics, maskTokens: total };
+  }
+
+  async close(): Promise<void> {
+    this.failure ??= new Error('learner worker closed');
+    await this.worker.terminate();
+  }
+
+  private call(job: Omit<GradJob, 'id'>): Promise<GradReply> {
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      this.worker.postMessage({ ...job, id } satisfies GradJob, job.weights.map((w) => w.buffer as ArrayBuffer));
+    });
+  }
+}
