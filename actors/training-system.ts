@@ -10,6 +10,7 @@
  * training.events.pipe(filter((e) => e.type === 'learner.stepped')).subscribe((e) => console.log(e.metrics));
  * const summary = await training.run(); // { steps, testSuccessRate, … }
  */
+import os from 'node:os';
 import path from 'node:path';
 import { Subject, type Observable } from 'rxjs';
 import { getEnv } from '../envs/index.ts';
@@ -30,6 +31,7 @@ import { systemClock, type RunClock } from './clock.ts';
 import { createCurriculumActor } from './curriculum.actor.ts';
 import { createLearnerActor, type LearnerEffects } from './learner.actor.ts';
 import { collectStep, type CollectedStep } from './learner/collect.ts';
+import { DataParallelGrads } from './learner/data-parallel.ts';
 import { trainStep } from './learner/train-step.ts';
 import type { RolloutSystem } from './rollout-system.ts';
 import { contextOptions, resolveConfig, resumeConfig, type TrainingConfig, type TrainingOptionsConfig } from './training/config.ts';
@@ -48,6 +50,12 @@ export interface TrainingOptions extends TrainingOptionsConfig {
   /** A checkpoint or run directory to continue from, exactly. */
   readonly resume?: string;
   readonly backend?: BackendPreference;
+  /**
+   * Threads for the learner's gradients, 1 or 2 (learner/data-parallel.ts). Default: 2 on the
+   * WebAssembly backend (single-threaded under Node) when the machine has two or more cores,
+   * else 1. An exact resume needs the same value, as it needs the same backend.
+   */
+  readonly learnerThreads?: number;
   readonly maxRetries?: number;
   readonly envTimeoutMs?: number;
   readonly clock?: RunClock;
@@ -97,10 +105,13 @@ export function createTrainingSystem(options: TrainingOptions): TrainingSystem {
   const events = new Subject<TrainingEvent>();
   const env = typeof options.env === 'string' ? getEnv(options.env) : options.env;
   // What remains after the run-level fields is the run's configuration (training/config.ts).
-  const { env: _env, out: _out, resume: _resume, backend: _backend, maxRetries: _retries, envTimeoutMs: _timeout, clock: _clock, ...configOptions } = options;
+  const { env: _env, out: _out, resume: _resume, backend: _backend, learnerThreads: _threads, maxRetries: _retries, envTimeoutMs: _timeout, clock: _clock, ...configOptions } = options;
   // A fresh run's configuration is checked here, so a bad option fails before a dashboard or a
   // run directory is started; a resumed run's needs the checkpoint, read in run().
   const freshConfig = options.resume === undefined ? resolveConfig(env.spec.id, configOptions) : undefined;
+  if (options.learnerThreads !== undefined && options.learnerThreads !== 1 && options.learnerThreads !== 2) {
+    throw new Error(`learnerThreads must be 1 or 2, got ${options.learnerThreads}`);
+  }
   if (freshConfig?.relabel === true) symmetriesOf(env);
   let stopRequested: string | undefined;
   let rollout: RolloutSystem | undefined;
@@ -118,14 +129,22 @@ export function createTrainingSystem(options: TrainingOptions): TrainingSystem {
     const models = resumed
       ? await loadModels(resumed.data, config, resumed.dir)
       : freshModels(await buildTokenizer(env, { seed: config.seed, tasks: config.corpusTasks, maxVocab: config.maxVocab }), config);
+    const threads = options.learnerThreads ?? (backend === 'wasm' && os.availableParallelism() >= 2 ? 2 : 1);
+    let parallel: DataParallelGrads | undefined;
     try {
-      return await train(config, backend, models, runDir, resumed?.data);
+      if (threads === 2) {
+        parallel = await DataParallelGrads.start({ backend, config: models.model.config, names: models.optimizer.params.map(([name]) => name) });
+      }
+      return await train(config, backend, models, runDir, resumed?.data, parallel);
     } finally {
+      await parallel?.close();
       models.dispose();
     }
   }
 
-  async function train(config: TrainingConfig, backend: string, models: RunModels, runDir: RunDir | undefined, resumed: CheckpointData | undefined): Promise<TrainingSummary> {
+  async function train(
+    config: TrainingConfig, backend: string, models: RunModels, runDir: RunDir | undefined, resumed: CheckpointData | undefined, parallel: DataParallelGrads | undefined,
+  ): Promise<TrainingSummary> {
     const schedule = (parseSchedule(config.schedule) as { ok: true; value: Schedule }).value;
     const fromStep = resumed?.state.step ?? 0;
     const agent = new TransformerPolicy(models.agentModel, models.tokenizer, { temperature: config.temperature, ...contextOptions(config) });
@@ -142,7 +161,7 @@ export function createTrainingSystem(options: TrainingOptions): TrainingSystem {
     curriculum.on('horizon.changed', (change) => curriculumEvents.push({ ...change, t: clock.now() }));
     runDir?.init({ ...config, backend }, fromStep);
     events.next({
-      type: 'training.started', t: clock.now(), env: env.spec.id, algo: config.algo, backend, fromStep, targetSteps: config.steps,
+      type: 'training.started', t: clock.now(), env: env.spec.id, algo: config.algo, backend, learnerThreads: parallel ? 2 : 1, fromStep, targetSteps: config.steps,
       out: runDir?.root ?? '', parameters: models.model.parameterCount, vocabSize: models.tokenizer.vocabSize,
     });
 
@@ -179,6 +198,7 @@ export function createTrainingSystem(options: TrainingOptions): TrainingSystem {
           model: models.model, reference: models.reference, optimizer: models.optimizer, args: config,
           episodes: collected.episodes, seed: config.seed, step, dropUninformative: config.dropUninformative,
           encode: actionEncoder((text) => models.tokenizer.encode(text), config.actionWords),
+          ...(parallel ? { parallel } : {}),
         });
         return { ...stats, ...metrics, learnSeconds: (performance.now() - started) / 1000 };
       },

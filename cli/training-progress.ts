@@ -15,7 +15,7 @@ export function showTrainingProgress(events: Observable<TrainingEvent>, totalSte
   return events.subscribe({
     next: (event) => {
       if (event.type === 'training.started') {
-        write(`backend: ${event.backend} · ${event.algo} on ${event.env} · ${event.parameters.toLocaleString('en-US')} parameters, vocabulary ${event.vocabSize}` +
+        write(`backend: ${event.backend}${event.learnerThreads > 1 ? ` (learner on ${event.learnerThreads} threads)` : ''} · ${event.algo} on ${event.env} · ${event.parameters.toLocaleString('en-US')} parameters, vocabulary ${event.vocabSize}` +
           (event.out ? ` · run dir ${event.out}` : '') + (event.fromStep > 0 ? ` · resumed at step ${event.fromStep}` : ''));
         if (process.stderr.isTTY) {
           bar = new SingleBar({

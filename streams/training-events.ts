@@ -11,6 +11,8 @@ export interface TrainingStarted {
   readonly algo: string;
   /** The tfjs backend in use ('wasm', 'cpu', 'tensorflow'). */
   readonly backend: string;
+  /** Threads computing the learner's gradients: 2 when a worker takes half of each minibatch. */
+  readonly learnerThreads: number;
   readonly fromStep: number;
   readonly targetSteps: number;
   readonly out: string;

@@ -19,6 +19,7 @@ interface TrainCliOptions extends DashboardCliOptions {
   out?: string;
   resume?: string;
   backend: BackendPreference;
+  learnerThreads?: string;
   json?: boolean;
   remote?: string;
   token?: string;
@@ -112,6 +113,7 @@ export function registerTrain(program: Command): void {
     .option('--resume <dir>', 'continue a run exactly from its checkpoint (a run directory or a checkpoint directory)')
     .option('--seed <n>', 'run seed (default 0)', nonNegativeInt('--seed'))
     .addOption(new Option('--backend <backend>', 'tfjs backend').choices(BACKEND_PREFERENCES as string[]).default('auto'))
+    .addOption(new Option('--learner-threads <n>', 'threads for the learner\'s gradients (default: 2 on wasm with two or more cores, else 1)').choices(['1', '2']))
     .option('--tasks-per-step <n>', 'tasks per learner step (default 16)', positiveInt('--tasks-per-step'))
     .option('--group-size <n>', 'rollouts per task, G (default 4)', positiveInt('--group-size'))
     .option('--concurrency <n>', 'episodes running at once (default 64)', positiveInt('--concurrency'))
@@ -160,6 +162,7 @@ export function registerTrain(program: Command): void {
         env,
         steps,
         backend: options.backend,
+        ...(options.learnerThreads !== undefined ? { learnerThreads: Number(options.learnerThreads) } : {}),
         ...(out !== undefined ? { out } : {}),
         ...(options.resume !== undefined ? { resume: options.resume } : {}),
       };

@@ -19,13 +19,14 @@ const base: Omit<TrainingOptions, 'steps'> = {
 };
 
 describe('exact resume (issue 3)', () => {
-  it('2 steps + stop + resume 2 more = 4 steps in one run, metric for metric', async () => {
-    const whole = path.join(dir, 'whole');
-    await createTrainingSystem({ ...base, steps: 4, out: whole }).run();
+  // One learner thread, and two (half of each minibatch in a worker: learner/data-parallel.ts).
+  it.each([1, 2])('2 steps + stop + resume 2 more = 4 steps in one run, metric for metric (learner threads: %i)', async (learnerThreads) => {
+    const whole = path.join(dir, `whole-${learnerThreads}`);
+    await createTrainingSystem({ ...base, learnerThreads, steps: 4, out: whole }).run();
 
     // The interrupted run: stop() after step 2 (its checkpoint is written every step), then resume.
-    const parted = path.join(dir, 'parted');
-    const first = createTrainingSystem({ ...base, steps: 4, out: parted });
+    const parted = path.join(dir, `parted-${learnerThreads}`);
+    const first = createTrainingSystem({ ...base, learnerThreads, steps: 4, out: parted });
     const seen: TrainingEvent[] = [];
     first.events.subscribe((e) => {
       seen.push(e);
@@ -37,7 +38,7 @@ describe('exact resume (issue 3)', () => {
     const horizons = seen.filter((e) => e.type === 'horizon.changed');
     expect(horizons).toEqual([expect.objectContaining({ from: 3, to: 4, step: 3 })]);
 
-    const resumed = await createTrainingSystem({ env: 'babyai', backend: 'wasm', steps: 4, resume: parted }).run();
+    const resumed = await createTrainingSystem({ env: 'babyai', backend: 'wasm', learnerThreads, steps: 4, resume: parted }).run();
     expect(resumed).toMatchObject({ status: 'done', steps: 4, fromStep: 2 });
 
     const [a, b] = [metricLines(whole), metricLines(parted)];

@@ -56,7 +56,7 @@ describe('actorgym train / eval / rollout --agent checkpoint (smoke)', () => {
 
   it('explains bad input: unknown algorithm or schedule, a missing or corrupt checkpoint', async () => {
     // Independent child processes: run them side by side.
-    const [algo, schedule, preset, noSteps, missing, actionsOnly, forms] = await Promise.all([
+    const [algo, schedule, preset, noSteps, missing, actionsOnly, forms, threads] = await Promise.all([
       runCli(['train', '--steps', '1', '--algo', 'dqn', '--out', path.join(dir, 'x')]),
       runCli(['train', '--steps', '1', '--schedule', 'scaling:[6,x]@3', '--out', path.join(dir, 'y')]),
       runCli(['train', '--preset', 'nope', '--out', path.join(dir, 'z')]),
@@ -64,7 +64,10 @@ describe('actorgym train / eval / rollout --agent checkpoint (smoke)', () => {
       runCli(['eval', '--checkpoint', path.join(dir, 'nowhere'), '--json']),
       runCli(['train', '--steps', '1', '--history-actions-only', '--out', path.join(dir, 'v')]),
       runCli(['train', '--steps', '1', '--copy-word-forms', '--out', path.join(dir, 'u')]),
+      runCli(['train', '--steps', '1', '--learner-threads', '3', '--out', path.join(dir, 't')]),
     ]);
+    expect(threads.code).toBe(1);
+    expect(threads.stderr).toMatch(/option '--learner-threads <n>' argument '3' is invalid. Allowed choices are 1, 2/);
     expect(algo.code).toBe(1);
     expect(algo.stderr).toMatch(/unknown algorithm "dqn"; known: grpo, ppo, reinforce\+\+, rloo/);
     // Checked before anything starts: no dashboard is served for a run that cannot start.
