@@ -1,9 +1,10 @@
 /**
- * Data-parallel gradients on a second core. The WebAssembly backend runs single-threaded under
- * Node, so the learner leaves the second core idle; here each minibatch is cut in two, the
- * second half's gradients are computed in a worker thread (its own wasm instance and a copy of
- * the weights, sent with every job) while this thread computes the first half's, and the two
- * are combined before clipping and Adam.
+ * The learner on a second core. The WebAssembly backend runs single-threaded under Node, so the
+ * learner would leave the second core idle. Here a worker thread (its own wasm instance, and a
+ * copy of the weights sent with every job) takes the second half of the work while this thread
+ * does the first:
+ *   - scoring a step's rows (the reference's and the learner's own log-probs, PPO's values);
+ *   - each minibatch's gradients, combined before clipping and Adam.
  *
  * Exactness. Every loss term is a token-mean over the minibatch's trained (mask-1) tokens, so
  * the minibatch's gradient is the halves' gradients weighted by their shares of those tokens:
@@ -18,6 +19,7 @@ import type { AllowedTokens } from './allowed-tokens.ts';
 import { learnerDefaults, type LearnerArgs } from './args.ts';
 import { padRows } from './minibatch.ts';
 import type { LearnerOptimizer } from './optimizer.ts';
+import { scoreRows, type RowScores, type ScoreOptions } from './score.ts';
 import { applyGrads, minibatchGrads, type MinibatchFields, type MinibatchGrads } from './update.ts';
 
 export interface GradWorkerInit {
@@ -27,17 +29,22 @@ export interface GradWorkerInit {
   readonly names: readonly string[];
 }
 
-export interface GradJob {
-  readonly id: number;
-  readonly weights: Float32Array[];
-  readonly rows: ReadonlyArray<{ readonly tokens: readonly number[]; readonly allowed?: AllowedTokens }>;
-  readonly fields: MinibatchFields;
-  readonly args: LearnerArgs;
-}
+export type GradJob =
+  | {
+    readonly kind: 'grads';
+    readonly id: number;
+    readonly weights: Float32Array[];
+    readonly rows: readonly Row[];
+    readonly fields: MinibatchFields;
+    readonly args: LearnerArgs;
+  }
+  | { readonly kind: 'score'; readonly id: number; readonly weights: Float32Array[]; readonly rows: readonly Row[]; readonly options: ScoreOptions };
 
 export type GradReply =
   | { readonly id: number; readonly grads: Float32Array[]; readonly metrics: Record<string, number>; readonly maskTokens: number }
+  | { readonly id: number; readonly scores: RowScores }
   | { readonly id: number; readonly error: string };
+
 
 type Row = { readonly tokens: readonly number[]; readonly allowed?: AllowedTokens };
 
@@ -47,6 +54,13 @@ const WORKER = new URL('./grad-worker.mjs', import.meta.url);
 function learnerArgs(args: LearnerArgs): LearnerArgs {
   const keys = ['algo', ...Object.keys(learnerDefaults)] as (keyof LearnerArgs)[];
   return Object.fromEntries(keys.map((k) => [k, args[k]])) as unknown as LearnerArgs;
+}
+
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+
+/** Only what a worker needs of a row: the training rows also carry their episode. */
+function plainRows(rows: readonly Row[]): Row[] {
+  return rows.map((r) => ({ tokens: r.tokens, ...(r.allowed ? { allowed: r.allowed } : {}) }));
 }
 
 function sliceFields(f: MinibatchFields, from: number, to: number): MinibatchFields {
@@ -65,7 +79,7 @@ export class DataParallelGrads {
   private nextId = 0;
   private failure: Error | undefined;
 
-  private constructor(private readonly worker: Worker) {
+  private constructor(private readonly worker: Worker, private readonly names: readonly string[]) {
     worker.on('message', (reply: GradReply) => {
       const waiting = this.pending.get(reply.id);
       this.pending.delete(reply.id);
@@ -94,7 +108,7 @@ export class DataParallelGrads {
       worker.on('message', onMessage);
       worker.once('error', onError);
     });
-    return new DataParallelGrads(worker);
+    return new DataParallelGrads(worker, init.names);
   }
 
   /** One minibatch update (update.ts's `updateMinibatch`), its second half computed by the worker. */
@@ -109,11 +123,13 @@ export class DataParallelGrads {
     const half = Math.ceil(rows.length / 2);
     const weights = variables.map((v) => (v.dataSync() as Float32Array).slice());
     const theirs = this.call({
+      kind: 'grads',
       weights,
-      rows: rows.slice(half).map((r) => ({ tokens: r.tokens, ...(r.allowed ? { allowed: r.allowed } : {}) })),
+      rows: plainRows(rows.slice(half)),
       fields: sliceFields(fields, half, rows.length),
       args: learnerArgs(args),
     });
+    theirs.catch(() => undefined); // awaited below
     const mine = minibatchGrads(model, variables, padRows(rows.slice(0, half)), sliceFields(fields, 0, half), args);
     let reply: GradReply;
     try {
@@ -122,9 +138,9 @@ export class DataParallelGrads {
       tf.dispose(mine.grads);
       throw error;
     }
-    if ('error' in reply) {
+    if (!('grads' in reply)) {
       tf.dispose(mine.grads);
-      throw new Error(`learner worker: ${reply.error}`);
+      throw new Error(`learner worker: ${'error' in reply ? reply.error : 'a score reply to a gradient job'}`);
     }
     const total = mine.maskTokens + reply.maskTokens;
     // A half with no trained token has a zero loss and zero gradients: its weight is 0.
@@ -146,16 +162,29 @@ export class DataParallelGrads {
     return { grads, metrics, maskTokens: total };
   }
 
+  /** score.ts's `scoreRows` over `rows`, the second half scored by the worker with `model`'s weights. */
+  async scoreRows(model: Transformer, rows: readonly Row[], options: ScoreOptions): Promise<RowScores> {
+    if (this.failure) throw this.failure;
+    const half = Math.ceil(rows.length / 2);
+    const weights = this.names.map((name) => (model.params[name]!.dataSync() as Float32Array).slice());
+    const theirs = this.call({ kind: 'score', weights, rows: plainRows(rows.slice(half)), options: { temperature: options.temperature, constrained: options.constrained } });
+    theirs.catch(() => undefined); // awaited below; a failure while this half runs is not unhandled
+    const mine = await scoreRows(model, rows.slice(0, half), options);
+    const reply = await theirs;
+    if (!('scores' in reply)) throw new Error(`learner worker: ${'error' in reply ? reply.error : 'a gradient reply to a score job'}`);
+    return { logProbs: [...mine.logProbs, ...reply.scores.logProbs], values: [...mine.values, ...reply.scores.values] };
+  }
+
   async close(): Promise<void> {
     this.failure ??= new Error('learner worker closed');
     await this.worker.terminate();
   }
 
-  private call(job: Omit<GradJob, 'id'>): Promise<GradReply> {
+  private call(job: DistributiveOmit<GradJob, 'id'>): Promise<GradReply> {
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
-      this.worker.postMessage({ ...job, id } satisfies GradJob, job.weights.map((w) => w.buffer as ArrayBuffer));
+      this.worker.postMessage({ ...job, id } as GradJob, job.weights.map((w) => w.buffer as ArrayBuffer));
     });
   }
 }

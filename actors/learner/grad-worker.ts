@@ -1,6 +1,8 @@
 /**
  * The worker side of data-parallel.ts: a copy of the model on its own wasm backend, computing
- * one half-minibatch's gradients per job with the weights the job brings.
+ * one half-minibatch's gradients, or scoring half of a step's rows, per job, with the weights
+ * the job brings (the learner's, or the frozen reference's). Jobs arrive one at a time: the
+ * learner awaits each reply before it sends the next.
  */
 import * as tf from '@tensorflow/tfjs';
 import { parentPort, workerData } from 'node:worker_threads';
@@ -8,6 +10,7 @@ import { selectBackend } from '../../policy/backend.ts';
 import { Transformer } from '../../policy/transformer/transformer.ts';
 import type { GradJob, GradReply, GradWorkerInit } from './data-parallel.ts';
 import { padRows } from './minibatch.ts';
+import { scoreRows } from './score.ts';
 import { minibatchGrads } from './update.ts';
 
 const init = workerData as GradWorkerInit;
@@ -22,18 +25,23 @@ const variables = init.names.map((name) => {
 });
 
 port.on('message', (job: GradJob) => {
-  let reply: GradReply;
-  const transfer: ArrayBuffer[] = [];
+  void handle(job).then(({ reply, transfer }) => port.postMessage(reply, transfer));
+});
+
+async function handle(job: GradJob): Promise<{ reply: GradReply; transfer: ArrayBuffer[] }> {
   try {
     tf.tidy(() => variables.forEach((v, i) => v.assign(tf.tensor(job.weights[i]!, v.shape))));
+    if (job.kind === 'score') {
+      const scores = await scoreRows(model, job.rows, job.options);
+      return { reply: { id: job.id, scores }, transfer: [] };
+    }
     const { grads, metrics, maskTokens } = minibatchGrads(model, variables, padRows(job.rows), job.fields, job.args);
     const arrays = variables.map((v) => (grads[v.name]!.dataSync() as Float32Array).slice());
     tf.dispose(grads);
-    transfer.push(...arrays.map((a) => a.buffer as ArrayBuffer));
-    reply = { id: job.id, grads: arrays, metrics, maskTokens };
+    return { reply: { id: job.id, grads: arrays, metrics, maskTokens }, transfer: arrays.map((a) => a.buffer as ArrayBuffer) };
   } catch (error) {
-    reply = { id: job.id, error: error instanceof Error ? (error.stack ?? error.message) : String(error) };
+    return { reply: { id: job.id, error: error instanceof Error ? (error.stack ?? error.message) : String(error) }, transfer: [] };
   }
-  port.postMessage(reply, transfer);
-});
+}
+
 port.postMessage({ ready: true });

@@ -37,7 +37,7 @@ export interface TrainStepInput {
   readonly dropUninformative: boolean;
   /** The tokenizer's encode, to rebuild the action tries constrained decoding used. */
   readonly encode: (text: string) => number[];
-  /** Half of every minibatch's gradients computed on a second core (data-parallel.ts). */
+  /** Half of the scoring and of every minibatch's gradients computed on a second core (data-parallel.ts). */
   readonly parallel?: DataParallelGrads;
 }
 
@@ -63,9 +63,10 @@ export async function trainStep(input: TrainStepInput): Promise<Record<string, n
 
   const started = performance.now();
   const scoring = { temperature: args.temperature, constrained: args.constrainedLoss };
-  const ref = args.klCoef !== 0 ? await scoreRows(reference, set.rows, scoring) : undefined;
+  const score = (m: Transformer) => (input.parallel && set.rows.length >= 2 ? input.parallel.scoreRows(m, set.rows, scoring) : scoreRows(m, set.rows, scoring));
+  const ref = args.klCoef !== 0 ? await score(reference) : undefined;
   // The learner's own scores: the old log-probs of the constrained ratio, and PPO's old values.
-  const own = args.constrainedLoss || algo === 'ppo' ? await scoreRows(model, set.rows, scoring) : undefined;
+  const own = args.constrainedLoss || algo === 'ppo' ? await score(model) : undefined;
   const critic = algo === 'ppo' ? own : undefined;
   const oldLogProbs = args.constrainedLoss && own ? own.logProbs : set.rows.map((r) => r.oldLogProbs);
   const { advantages, returns } = rowAdvantages(set, algo, {

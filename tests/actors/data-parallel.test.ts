@@ -2,6 +2,7 @@ import * as tf from '@tensorflow/tfjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DataParallelGrads } from '../../actors/learner/data-parallel.ts';
 import { padRows } from '../../actors/learner/minibatch.ts';
+import { scoreRows } from '../../actors/learner/score.ts';
 import { trainStep } from '../../actors/learner/train-step.ts';
 import { minibatchGrads } from '../../actors/learner/update.ts';
 import { resolveConfig } from '../../actors/training/config.ts';
@@ -30,7 +31,7 @@ describe('data-parallel learner steps', () => {
 
   const cases: [Algorithm, boolean][] = [['grpo', false], ['ppo', true]];
   for (const [algo, instructionCopy] of cases) {
-    it(`${algo}${instructionCopy ? ' with the instruction copy' : ''}: a minibatch's gradients and metrics equal one pass's`, async () => {
+    it(`${algo}${instructionCopy ? ' with the instruction copy' : ''}: a minibatch's gradients and metrics, and the rows' scores, equal one pass's`, async () => {
       const config = resolveConfig('babyai', { steps: 1, algo, model: { dModel: 16, nLayers: 1, nHeads: 2, dFF: 32, maxContext: 64, instructionCopy } });
       const models = freshModels(tokenizer, config);
       const parallel = await startFor(models);
@@ -60,6 +61,14 @@ describe('data-parallel learner steps', () => {
       }
       expect(largest).toBeGreaterThan(1e-3); // real gradients, not two zeros
       tf.dispose([whole.grads, split.grads]);
+      // Scoring (no gradients): the worker's half equals a one-thread pass, row for row.
+      const options = { temperature: 1, constrained: false };
+      const [one, two] = [await scoreRows(models.model, rows, options), await parallel.scoreRows(models.model, rows, options)];
+      expect(two.logProbs).toHaveLength(rows.length);
+      rows.forEach((_, r) => {
+        one.logProbs[r]!.forEach((x, t) => expect(two.logProbs[r]![t]).toBeCloseTo(x, 5));
+        one.values[r]!.forEach((x, t) => expect(two.values[r]![t]).toBeCloseTo(x, 5));
+      });
       models.dispose();
     });
 
