@@ -5,6 +5,8 @@
  *    config at its full context (seq 256, batch 16), plus — in the same run, for the ratio — a
  *    straightforward tfjs implementation (one-hot embedding, autodiff matmuls with transpose
  *    flags, batched attention) of the reference step;
+ *  - the same reference step through the learner's own update (bench/learner-objective-step.ts)
+ *    on one thread and on two (a worker takes half of it: actors/learner/data-parallel.ts);
  *  - actor: KV-cache decode tokens/s at batch 1 and batch 64.
  * No assertions: the machine is shared; read medians and ratios from one run.
  *
@@ -20,6 +22,7 @@ import * as tf from '@tensorflow/tfjs';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { selectBackend, type BackendPreference } from '../policy/backend.ts';
+import { learnerObjectiveStepMs } from './learner-objective-step.ts';
 import { Transformer } from '../policy/transformer/transformer.ts';
 import type { TransformerConfig } from '../policy/transformer/config.ts';
 import { DEFAULT_TRANSFORMER_CONFIG } from '../policy/transformer/config.ts';
@@ -48,6 +51,8 @@ export interface BenchTransformerStepResult {
   readonly trainedTokensPerSecNaive: number | undefined;
   readonly decodeTokensPerSecBatch1: number;
   readonly decodeTokensPerSecBatch64: number;
+  /** The reference step through the learner's own update, on 1 and 2 learner threads. */
+  readonly learnerTokensPerSec: Readonly<Record<'1' | '2', number>>;
   /** PyTorch tokens/s by thread count for the reference step, when measured. */
   readonly torchTokensPerSec: Readonly<Record<string, number>> | undefined;
   readonly stepMs: Readonly<Record<string, number[]>>;
@@ -141,6 +146,10 @@ export async function benchTransformerStep(opts: BenchTransformerStepOptions = {
   stepMs['default'] = timeSteps(steps, () => loss(def, defTokens), Object.values(def.params));
   defTokens.dispose();
 
+  log('learner update (learner/update.ts) on the reference step, 1 and 2 threads…');
+  stepMs['learner-1'] = await learnerObjectiveStepMs(REFERENCE_CONFIG, 1, steps, backend);
+  stepMs['learner-2'] = await learnerObjectiveStepMs(REFERENCE_CONFIG, 2, steps, backend);
+
   let torch: Record<string, number> | undefined;
   if (opts.torch !== false) {
     log('PyTorch reference step (bench/torch_reference.py)…');
@@ -158,6 +167,7 @@ export async function benchTransformerStep(opts: BenchTransformerStepOptions = {
     trainedTokensPerSec: 4096 / (median(stepMs['reference']) / 1000),
     trainedTokensPerSecDefault: (16 * DEFAULT_TRANSFORMER_CONFIG.maxContext) / (median(stepMs['default']) / 1000),
     trainedTokensPerSecNaive: naive,
+    learnerTokensPerSec: { '1': 4096 / (median(stepMs['learner-1']) / 1000), '2': 4096 / (median(stepMs['learner-2']) / 1000) },
     decodeTokensPerSecBatch1: decode1,
     decodeTokensPerSecBatch64: decode64,
     torchTokensPerSec: torch,
@@ -200,9 +210,16 @@ export async function runTransformerStepBench(opts: BenchTransformerStepOptions 
     rows.push(['learner, reference, straightforward tfjs', `${f(r.trainedTokensPerSecNaive)} tok/s`,
       `×${(r.trainedTokensPerSec / r.trainedTokensPerSecNaive).toFixed(1)} faster with custom ops`]);
   }
+  const torchBest = Math.max(...Object.values(r.torchTokensPerSec ?? {}));
+  const vsTorch = (tps: number): string => (Number.isFinite(torchBest) ? ` · ${(tps / torchBest).toFixed(2)}× PyTorch's best` : '');
+  rows.push(
+    ['learner update, 1 thread (4,096 tok/step)', `${f(r.learnerTokensPerSec['1'])} tok/s`, `${f(median(r.stepMs['learner-1']!))} ms/step${vsTorch(r.learnerTokensPerSec['1'])}`],
+    ['learner update, 2 threads (data-parallel)', `${f(r.learnerTokensPerSec['2'])} tok/s`,
+      `${f(median(r.stepMs['learner-2']!))} ms/step · ×${(r.learnerTokensPerSec['2'] / r.learnerTokensPerSec['1']).toFixed(2)}${vsTorch(r.learnerTokensPerSec['2'])}`],
+  );
   for (const [threads, tps] of Object.entries(r.torchTokensPerSec ?? {})) {
     rows.push([`PyTorch reference, ${threads} thread${threads === '1' ? '' : 's'}`, `${f(tps)} tok/s`,
-      `tfjs-${r.backend} / PyTorch = ${(r.trainedTokensPerSec / tps).toFixed(2)}`]);
+      `tfjs-${r.backend} / PyTorch = ${(r.trainedTokensPerSec / tps).toFixed(2)} (reference step, 1 thread)`]);
   }
   rows.push(
     ['decode, batch 1', `${f(r.decodeTokensPerSecBatch1)} tok/s`, ''],

@@ -14,6 +14,7 @@
 import * as tf from '@tensorflow/tfjs';
 import { Worker } from 'node:worker_threads';
 import type { TransformerConfig } from '../../policy/transformer/config.ts';
+import { paramShapes } from '../../policy/transformer/params.ts';
 import type { Transformer } from '../../policy/transformer/transformer.ts';
 import type { AllowedTokens } from './allowed-tokens.ts';
 import { learnerDefaults, type LearnerArgs } from './args.ts';
@@ -25,7 +26,10 @@ import { applyGrads, minibatchGrads, type MinibatchFields, type MinibatchGrads }
 export interface GradWorkerInit {
   readonly backend: string;
   readonly config: TransformerConfig;
-  /** Parameter names in the optimizer's fixed order: weights and gradients travel in it. */
+  /**
+   * The trained parameters' names in the optimizer's fixed order: a gradient job's weights and
+   * gradients travel in it. A scoring job's weights are every parameter, in `paramShapes` order.
+   */
   readonly names: readonly string[];
 }
 
@@ -79,7 +83,7 @@ export class DataParallelGrads {
   private nextId = 0;
   private failure: Error | undefined;
 
-  private constructor(private readonly worker: Worker, private readonly names: readonly string[]) {
+  private constructor(private readonly worker: Worker, private readonly allNames: readonly string[]) {
     worker.on('message', (reply: GradReply) => {
       const waiting = this.pending.get(reply.id);
       this.pending.delete(reply.id);
@@ -108,7 +112,7 @@ export class DataParallelGrads {
       worker.on('message', onMessage);
       worker.once('error', onError);
     });
-    return new DataParallelGrads(worker, init.names);
+    return new DataParallelGrads(worker, paramShapes(init.config).map(([name]) => name));
   }
 
   /** One minibatch update (update.ts's `updateMinibatch`), its second half computed by the worker. */
@@ -166,7 +170,8 @@ export class DataParallelGrads {
   async scoreRows(model: Transformer, rows: readonly Row[], options: ScoreOptions): Promise<RowScores> {
     if (this.failure) throw this.failure;
     const half = Math.ceil(rows.length / 2);
-    const weights = this.names.map((name) => (model.params[name]!.dataSync() as Float32Array).slice());
+    // Every parameter (the value head too, which a critic-less learner does not train).
+    const weights = this.allNames.map((name) => (model.params[name]!.dataSync() as Float32Array).slice());
     const theirs = this.call({ kind: 'score', weights, rows: plainRows(rows.slice(half)), options: { temperature: options.temperature, constrained: options.constrained } });
     theirs.catch(() => undefined); // awaited below; a failure while this half runs is not unhandled
     const mine = await scoreRows(model, rows.slice(0, half), options);

@@ -7,6 +7,7 @@
 import * as tf from '@tensorflow/tfjs';
 import { parentPort, workerData } from 'node:worker_threads';
 import { selectBackend } from '../../policy/backend.ts';
+import { paramShapes } from '../../policy/transformer/params.ts';
 import { Transformer } from '../../policy/transformer/transformer.ts';
 import type { GradJob, GradReply, GradWorkerInit } from './data-parallel.ts';
 import { padRows } from './minibatch.ts';
@@ -18,11 +19,14 @@ const port = parentPort;
 if (port === null) throw new Error('grad-worker.ts runs as a worker thread');
 await selectBackend(init.backend as Parameters<typeof selectBackend>[0]);
 const model = new Transformer(init.config);
-const variables = init.names.map((name) => {
+const byName = (name: string) => {
   const v = model.params[name];
   if (v === undefined) throw new Error(`the worker's model has no parameter ${name}`);
   return v;
-});
+};
+/** The trained parameters (gradient jobs), and all of them (scoring jobs). */
+const variables = init.names.map(byName);
+const everything = paramShapes(init.config).map(([name]) => byName(name));
 
 port.on('message', (job: GradJob) => {
   void handle(job).then(({ reply, transfer }) => port.postMessage(reply, transfer));
@@ -30,7 +34,8 @@ port.on('message', (job: GradJob) => {
 
 async function handle(job: GradJob): Promise<{ reply: GradReply; transfer: ArrayBuffer[] }> {
   try {
-    tf.tidy(() => variables.forEach((v, i) => v.assign(tf.tensor(job.weights[i]!, v.shape))));
+    const assigned = job.kind === 'score' ? everything : variables;
+    tf.tidy(() => assigned.forEach((v, i) => v.assign(tf.tensor(job.weights[i]!, v.shape))));
     if (job.kind === 'score') {
       const scores = await scoreRows(model, job.rows, job.options);
       return { reply: { id: job.id, scores }, transfer: [] };
