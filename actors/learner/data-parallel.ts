@@ -111,6 +111,7 @@ export class DataParallelGrads {
       const onError = (e: Error) => reject(new Error(`learner worker failed to start: ${e.message}`));
       worker.on('message', onMessage);
       worker.once('error', onError);
+      worker.once('exit', (code) => reject(new Error(`learner worker exited while starting (code ${code})`)));
     });
     return new DataParallelGrads(worker, paramShapes(init.config).map(([name]) => name));
   }
@@ -124,6 +125,7 @@ export class DataParallelGrads {
   /** The minibatch's gradients and metrics (update.ts's `minibatchGrads`), from both halves. */
   async grads(model: Transformer, variables: tf.Variable[], rows: readonly Row[], fields: MinibatchFields, args: LearnerArgs): Promise<MinibatchGrads> {
     if (this.failure) throw this.failure;
+    if (rows.length < 2) return minibatchGrads(model, variables, padRows(rows), fields, args);
     const half = Math.ceil(rows.length / 2);
     const weights = variables.map((v) => (v.dataSync() as Float32Array).slice());
     const theirs = this.call({
@@ -169,6 +171,7 @@ export class DataParallelGrads {
   /** score.ts's `scoreRows` over `rows`, the second half scored by the worker with `model`'s weights. */
   async scoreRows(model: Transformer, rows: readonly Row[], options: ScoreOptions): Promise<RowScores> {
     if (this.failure) throw this.failure;
+    if (rows.length < 2) return scoreRows(model, rows, options);
     const half = Math.ceil(rows.length / 2);
     // Every parameter (the value head too, which a critic-less learner does not train).
     const weights = this.allNames.map((name) => (model.params[name]!.dataSync() as Float32Array).slice());

@@ -63,7 +63,7 @@ export async function trainStep(input: TrainStepInput): Promise<Record<string, n
 
   const started = performance.now();
   const scoring = { temperature: args.temperature, constrained: args.constrainedLoss };
-  const score = (m: Transformer) => (input.parallel && set.rows.length >= 2 ? input.parallel.scoreRows(m, set.rows, scoring) : scoreRows(m, set.rows, scoring));
+  const score = (m: Transformer) => (input.parallel ? input.parallel.scoreRows(m, set.rows, scoring) : scoreRows(m, set.rows, scoring));
   const ref = args.klCoef !== 0 ? await score(reference) : undefined;
   // The learner's own scores: the old log-probs of the constrained ratio, and PPO's old values.
   const own = args.constrainedLoss || algo === 'ppo' ? await score(model) : undefined;
@@ -91,7 +91,7 @@ export async function trainStep(input: TrainStepInput): Promise<Record<string, n
         ...(ref ? { refLogProbs: idx.map((i) => ref.logProbs[i]!) } : {}),
         ...(critic ? { oldValues: idx.map((i) => critic.values[i]!), returns: idx.map((i) => returns[i]!) } : {}),
       };
-      const m = input.parallel && rows.length >= 2
+      const m = input.parallel
         ? await input.parallel.update(model, optimizer, rows, fields, args)
         : updateMinibatch(model, optimizer, padded, fields, args);
       for (const k of MEAN_KEYS) sums[k] = (sums[k] ?? 0) + (m[k] ?? 0);

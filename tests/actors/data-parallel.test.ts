@@ -61,6 +61,12 @@ describe('data-parallel learner steps', () => {
       }
       expect(largest).toBeGreaterThan(1e-3); // real gradients, not two zeros
       tf.dispose([whole.grads, split.grads]);
+      // A one-row minibatch cannot be split: it is computed here, the same as one pass.
+      const first = { mask: fields.mask.slice(0, 1), oldLogProbs: fields.oldLogProbs.slice(0, 1), advantages: fields.advantages.slice(0, 1), refLogProbs: fields.refLogProbs.slice(0, 1) };
+      const lone = await parallel.grads(models.model, models.optimizer.variables, rows.slice(0, 1), first, { ...config, algo: 'grpo' });
+      const alone = minibatchGrads(models.model, models.optimizer.variables, padRows(rows.slice(0, 1)), first, { ...config, algo: 'grpo' });
+      expect(lone.metrics['loss']).toBe(alone.metrics['loss']);
+      tf.dispose([lone.grads, alone.grads]);
       // Scoring (no gradients): the worker's half equals a one-thread pass, row for row.
       const options = { temperature: 1, constrained: false };
       const [one, two] = [await scoreRows(models.model, rows, options), await parallel.scoreRows(models.model, rows, options)];
