@@ -16,6 +16,11 @@ export interface GoalObject {
   readonly loc?: 'front' | 'behind' | 'left' | 'right' | undefined;
 }
 
+/** Whether `thing` fits the description's type and colour (any colour when it names none). */
+export function describes(o: GoalObject, thing: { readonly type: string; readonly color: string }): boolean {
+  return thing.type === o.type && (o.color === undefined || thing.color === o.color);
+}
+
 /** The available actions starting with `prefix` that name the object (any colour when it has none). */
 export function actionsNaming(actions: readonly string[], prefix: string, o: GoalObject): string[] {
   return actions.filter((a) => a.startsWith(prefix) && new RegExp(`${o.color ?? '\\w+'} (?:\\w+ )?${o.type} \\d+$`).test(a));

@@ -4,7 +4,7 @@
  */
 import { VIEW_SIZE, viewGrid } from '../envs/babyai/view.ts';
 import { DIR_TO_VEC, EMPTY, WALL, type World } from '../envs/babyai/world.ts';
-import type { GoalObject } from './babyai-heuristic.ts';
+import { describes, type GoalObject } from './babyai-heuristic.ts';
 
 interface Seen { readonly type: string; readonly color: string; readonly state: string | null }
 
@@ -71,7 +71,7 @@ export class MapMemory {
 
   /** Seen cells holding an object of this description. */
   find(o: GoalObject, state?: string): number[] {
-    return [...this.objs].filter(([, s]) => s.type === o.type && (o.color === undefined || s.color === o.color) && (state === undefined || s.state === state)).map(([idx]) => idx);
+    return [...this.objs].filter(([, s]) => describes(o, s) && (state === undefined || s.state === state)).map(([idx]) => idx);
   }
 
   /** Steps over passable seen cells from (x, y) to a cell for which `goal` holds. */

@@ -23,7 +23,7 @@ import type { ResetResult, StepResult } from '../envs/contract.ts';
 import type { BabyAIEnv } from '../envs/babyai/env.ts';
 import { EMPTY, type World } from '../envs/babyai/world.ts';
 import { getEnv } from '../envs/index.ts';
-import { actionsNaming as named, lcg, printByLevel, subGoals, type GoalObject } from './babyai-heuristic.ts';
+import { actionsNaming as named, describes, lcg, printByLevel, subGoals, type GoalObject } from './babyai-heuristic.ts';
 import { located, MapMemory, type Start } from './babyai-map.ts';
 import { approach, explore, MOVES, simulate, touched, unlock } from './map-search.ts';
 
@@ -61,7 +61,9 @@ export async function playWithMap(taskId: string, horizon: number, rand: () => n
     };
     const carrying = g.world.carrying >= 0 ? g.world.obj(g.world.carrying) : null;
     const goal = goals[at]!;
-    const holdsGoal = carrying && carrying.type === goal.obj.type && (goal.obj.color === undefined || carrying.color === goal.obj.color);
+    const keyColor = carrying?.type === 'key' ? carrying.color : undefined;
+    // Holding something else: put it down first (after a turn, if it was just picked up).
+    const putDown = carrying && !describes(goal.obj, carrying) ? (last.startsWith('pickup') ? 'turn left' : actions.includes('drop') ? 'drop' : undefined) : null;
     let action: string | undefined;
     let done = false;
     // The object to reach now, and the action that completes this sub-goal when in view.
@@ -73,15 +75,14 @@ export async function playWithMap(taskId: string, horizon: number, rand: () => n
       const front = g.world.get(g.world.frontX, g.world.frontY);
       const facing = front >= 0 && find(goal.obj).includes(g.world.frontY * width + g.world.frontX) && !g.world.obj(front).isOpen;
       if (facing && actions.includes('toggle')) [action, done] = ['toggle', true];
-    }
-    else if (goal.verb === 'pick up') {
-      if (carrying && !holdsGoal) action = last.startsWith('pickup') ? 'turn left' : actions.includes('drop') ? 'drop' : undefined;
+    } else if (goal.verb === 'pick up') {
+      if (putDown !== null) action = putDown;
       else [action, done] = [act('pickup', goal.obj), true];
     } else if (goal.verb === 'put' && goal.next) {
       const next = goal.next;
       const nextCells = new Set(find(next).flatMap((c) => [c - 1, c + 1, c - width, c + width]));
       const dropsNextTo = (w: World) => w.get(w.frontX, w.frontY) === EMPTY && nextCells.has(w.frontY * width + w.frontX);
-      if (carrying && !holdsGoal) action = last.startsWith('pickup') ? 'turn left' : actions.includes('drop') ? 'drop' : undefined;
+      if (putDown !== null) action = putDown;
       else if (!carrying) action = act('pickup', goal.obj);
       else if (dropsNextTo(g.world)) [action, done] = ['drop', true];
       else {
@@ -103,19 +104,18 @@ export async function playWithMap(taskId: string, horizon: number, rand: () => n
         action = actions.find((a) => a.startsWith('pickup'));
       }
       if (goal.verb === 'open' && targets.length > 0 && targets.every((idx) => mem.objs.get(idx)?.state === 'locked')) {
-        action ??= unlock(g, mem, actions, moves, carrying?.type === 'key' ? carrying.color : undefined, rand);
+        action ??= unlock(g, mem, actions, moves, keyColor, rand);
       }
       action ??= targets.length > 0 ? approach(g, mem, moves, targets, rand) : undefined;
       // A locked door whose key has been seen is worth opening before searching on: the
       // levels lock a room for a reason.
-      const keyColor = carrying?.type === 'key' ? carrying.color : undefined;
       const lockedWithKey = mem.find({ color: undefined, type: 'door' }, 'locked').some((idx) => {
         const color = mem.objs.get(idx)!.color;
         return color === keyColor || mem.find({ color, type: 'key' }).length > 0;
       });
       if (lockedWithKey && targets.length === 0) action ??= unlock(g, mem, actions, moves, keyColor, rand);
       action ??= explore(g, mem, moves, rand);
-      action ??= unlock(g, mem, actions, moves, carrying?.type === 'key' ? carrying.color : undefined, rand);
+      action ??= unlock(g, mem, actions, moves, keyColor, rand);
       action ??= moves[Math.floor(rand() * moves.length)] ?? 'turn left';
     }
     result = await instance.step(action);
@@ -131,7 +131,7 @@ export async function playWithMap(taskId: string, horizon: number, rand: () => n
       const ok =
         goal.verb === 'go to' ? find(goal.obj).includes(front)
         : goal.verb === 'open' ? find(goal.obj).includes(front) && mem.objs.get(front)?.state === 'open'
-        : goal.verb === 'pick up' ? held !== null && held.type === goal.obj.type && (goal.obj.color === undefined || held.color === goal.obj.color)
+        : goal.verb === 'pick up' ? held !== null && describes(goal.obj, held)
         : held === null;
       if (ok) at += 1;
     }

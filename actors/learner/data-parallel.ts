@@ -49,7 +49,6 @@ export type GradReply =
   | { readonly id: number; readonly scores: RowScores }
   | { readonly id: number; readonly error: string };
 
-
 type Row = { readonly tokens: readonly number[]; readonly allowed?: AllowedTokens };
 
 const WORKER = new URL('./grad-worker.mjs', import.meta.url);
