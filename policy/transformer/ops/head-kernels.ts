@@ -18,6 +18,7 @@
  */
 import * as tf from '@tensorflow/tfjs';
 import { heapIO, size, type Info } from './heap-io.ts';
+import { blockCopy, transposeCopy } from './transpose.ts';
 
 function unstackKernel({ inputs, backend, attrs }: { inputs: tf.NamedTensorInfoMap; backend: unknown; attrs?: tf.NamedAttrMap }): Info[] {
   const x = inputs['x']!;
@@ -34,8 +35,7 @@ function unstackKernel({ inputs, backend, attrs }: { inputs: tf.NamedTensorInfoM
       ov.set(xv.subarray(i * item, (i + 1) * item));
       return;
     }
-    const base = i * item;
-    for (let r = 0; r < rows; r++) for (let c = 0; c < cols; c++) ov[c * rows + r] = xv[base + r * cols + c]!;
+    transposeCopy(xv, i * item, cols, ov, 0, rows, rows, cols);
   });
   return outs;
 }
@@ -72,16 +72,13 @@ function splitHeadsKernel({ inputs, backend, attrs }: { inputs: tf.NamedTensorIn
   for (let b = 0; b < batch; b++) {
     for (let h = 0; h < heads; h++) {
       const ov = io.view(outs[b * heads + h]!);
-      for (let t = 0; t < time; t++) {
-        const src = (b * time + t) * width + offset + h * headDim;
-        // Plain loops: a subarray per 32-float row costs more than the copy itself.
-        if (transpose) {
-          for (let j = 0; j < headDim; j++) ov[j * time + t] = xv[src + j]! * scale;
-        } else {
-          const dst = t * headDim;
-          for (let j = 0; j < headDim; j++) ov[dst + j] = xv[src + j]! * scale;
-        }
+      const first = b * time * width + offset + h * headDim;
+      if (transpose) {
+        transposeCopy(xv, first, width, ov, 0, time, time, headDim, scale);
+        continue;
       }
+      // Copied in loops: a subarray per 32-float row costs more than the copy itself.
+      blockCopy(xv, first, width, ov, 0, headDim, time, headDim, scale);
     }
   }
   return outs;
@@ -102,16 +99,12 @@ function mergeHeadsKernel({ inputs, backend, attrs }: { inputs: tf.NamedTensorIn
     const b = Math.floor((index % perGroup) / heads);
     const h = index % heads;
     const iv = io.view(item);
-    const itemTransposed = transposed[g] === true;
-    for (let t = 0; t < time; t++) {
-      const dst = (b * time + t) * width + g * d + h * headDim;
-      if (itemTransposed) {
-        for (let j = 0; j < headDim; j++) ov[dst + j] = iv[j * time + t]!;
-      } else {
-        const src = t * headDim;
-        for (let j = 0; j < headDim; j++) ov[dst + j] = iv[src + j]!;
-      }
+    const first = b * time * width + g * d + h * headDim;
+    if (transposed[g] === true) {
+      transposeCopy(iv, 0, time, ov, first, width, headDim, time);
+      return;
     }
+    blockCopy(iv, 0, headDim, ov, first, width, time, headDim);
   });
   return out;
 }
