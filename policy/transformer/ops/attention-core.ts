@@ -9,13 +9,17 @@
  *   dV = Pᵀ·dO,  dP = dO·Vᵀ,  dS = P ⊙ (dP − rowsum(dP ⊙ P)),  dQ = s·dS·K,  dK = s·dSᵀ·Q,
  * with dV and dK produced transposed (see the note in the backward).
  * Backends without those kernels (tfjs-node) take plain tf ops and autodiff, which is fast there.
+ * On wasm, fused-attention.ts does the whole op in one WebAssembly SIMD call each way, faster
+ * still; this loop serves the cpu backend (tests, and the fused kernel's reference).
  */
 import * as tf from '@tensorflow/tfjs';
 import { customOp } from './custom-op.ts';
+import { fusedAttention, fusedAttentionAvailable } from './fused-attention.ts';
 import { fastUnstack, headKernelsAvailable, mergeHeads, splitHeads, type HeadShape } from './head-kernels.ts';
 
 /** `qkv` [B·T, 3d] (columns: q | k | v, heads contiguous within each), `mask` [T, T] additive → [B·T, d]. */
 export function attentionCore(qkv: tf.Tensor2D, s: HeadShape, mask: tf.Tensor2D): tf.Tensor2D {
+  if (fusedAttentionAvailable()) return fusedAttention(qkv, s);
   return headKernelsAvailable() ? fastAttention(qkv, s, mask) : genericAttention(qkv, s, mask);
 }
 
