@@ -15,7 +15,8 @@ import { padCaches, type LayerCache, type SequenceCache } from './kv-cache.ts';
 import { embedInfer, layerInfer, logitsInfer } from './inference-layer.ts';
 import { NO_INSTRUCTION, readInstruction } from './instruction-copy.ts';
 import { batchedMatMul } from './ops/bmm.ts';
-import { fastUnstack, headKernelsAvailable, splitHeads, takeRows } from './ops/head-kernels.ts';
+import { fusedAttentionAvailable, fusedAttentionInfer } from './ops/fused-attention.ts';
+import { fastUnstack, headKernelsAvailable, rowHeads, splitHeads, takeRows } from './ops/head-kernels.ts';
 import { PAD_ID } from '../special-tokens.ts';
 
 export interface PrefillResult {
@@ -77,10 +78,19 @@ export async function prefill(
   const instructions = tokens.map((row, i) => readInstruction(row, 0, row.length, caches[i] === undefined ? undefined : (caches[i]!.instruction ?? NO_INSTRUCTION)));
   const newLayers: LayerCache[][] = tokens.map(() => []);
   const logits = tf.tidy(() => {
-    const mask = prefillMask(pastLens, newLens, p, m);
+    let mask: tf.Tensor4D | undefined; // built once, on the first layer that needs it
     let x = embedInfer(params, c, ids, positions);
     for (let l = 0; l < c.nLayers; l++) {
       x = layerInfer(params, l, x, (qkv) => {
+        if (p === 0 && fusedAttentionAvailable()) {
+          // No past (every fresh context window): plain causal attention over the new tokens, one
+          // wasm call; a padded row's queries past its length are garbage nothing reads.
+          const shape = { batch: n, time: m, heads: h, headDim: dh };
+          const ks = rowHeads(qkv, shape, h * dh, newLens);
+          const vs = rowHeads(qkv, shape, 2 * h * dh, newLens);
+          ks.forEach((k, i) => newLayers[i]!.push({ k: tf.keep(k), v: tf.keep(vs[i]!) }));
+          return fusedAttentionInfer(qkv, shape);
+        }
         const q = tf.mul(heads(qkv, n, m, h, dh, 0), 1 / Math.sqrt(dh)) as tf.Tensor3D;
         let k = heads(qkv, n, m, h, dh, 1);
         let v = heads(qkv, n, m, h, dh, 2);
@@ -99,6 +109,7 @@ export async function prefill(
           k = tf.concat([padCaches(caches, l, 'k', p, h, dh), k], 1) as tf.Tensor3D;
           v = tf.concat([padCaches(caches, l, 'v', p, h, dh), v], 1) as tf.Tensor3D;
         }
+        mask ??= prefillMask(pastLens, newLens, p, m);
         const scores = tf.add(batchedMatMul(q, tf.transpose(k, [0, 2, 1])).reshape([n, h, m, p + m]), mask);
         const probs = tf.softmax(scores).reshape([n * h, m, p + m]) as tf.Tensor3D;
         const out = batchedMatMul(probs, v);

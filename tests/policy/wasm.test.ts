@@ -69,6 +69,33 @@ describe('wasm backend specifics', () => {
     model.dispose();
   });
 
+  it('prefill on wasm: the fused no-past path and the general path match the full forward', async () => {
+    await selectBackend('wasm');
+    const model = new Transformer(CONFIG, { seed: 8 });
+    const v = CONFIG.vocabSize;
+    const seqs = [tokens[0]!, tokens[1]!.slice(0, 11), [5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18]];
+    const full = seqs.map((s) => tf.tidy(() => model.forward(tf.tensor2d([s], [1, s.length], 'int32')).logits.dataSync()));
+    const firstLens = [9, 3, 14]; // padded to 14 in one call with no past: the fused kernel
+    const before = tf.memory().numTensors;
+    const first = await model.prefill(seqs.map(() => undefined), seqs.map((s, i) => s.slice(0, firstLens[i])));
+    // The caches it returns continue in the general path (a past), so their keys and values are checked too.
+    const second = await model.prefill(first.caches, seqs.map((s, i) => s.slice(firstLens[i], s.length)).map((r) => (r.length > 0 ? r : [4])));
+    let worst = 0;
+    seqs.forEach((s, i) => {
+      const at = firstLens[i]! - 1;
+      for (let j = 0; j < v; j++) worst = Math.max(worst, Math.abs(first.logits[i * v + j]! - full[i]![at * v + j]!));
+      expect(first.caches[i]!.length).toBe(firstLens[i]);
+      expect(first.caches[i]!.layers[0]!.k.shape).toEqual([CONFIG.nHeads, firstLens[i], CONFIG.dModel / CONFIG.nHeads]);
+      if (s.length > firstLens[i]!) {
+        for (let j = 0; j < v; j++) worst = Math.max(worst, Math.abs(second.logits[i * v + j]! - full[i]![(s.length - 1) * v + j]!));
+      }
+    });
+    expect(worst).toBeLessThan(1e-4);
+    [...first.caches, ...second.caches].forEach(disposeCache);
+    expect(tf.memory().numTensors).toBe(before);
+    model.dispose();
+  });
+
   it('leaks no tensors across Adam steps', async () => {
     await selectBackend('wasm');
     const model = new Transformer(CONFIG, { seed: 7 });

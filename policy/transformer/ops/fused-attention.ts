@@ -138,3 +138,12 @@ export function fusedAttention(qkv: tf.Tensor2D, s: HeadShape): tf.Tensor2D {
   });
   return f(qkv);
 }
+
+/** The forward alone, for inference (prefill): no tape, and the softmax output is dropped. */
+export function fusedAttentionInfer(qkv: tf.Tensor2D, s: HeadShape): tf.Tensor2D {
+  register();
+  const attrs = { ...s, scale: 1 / Math.sqrt(s.headDim) } as unknown as tf.NamedAttrMap;
+  const [out, probs] = tf.engine().runKernel('ActorgymAttention', { qkv }, attrs) as unknown as [tf.Tensor2D, tf.Tensor3D];
+  probs.dispose();
+  return out;
+}

@@ -8,6 +8,8 @@
  *                       offset … offset+d of x, optionally scaled
  *   ActorgymMergeHeads  G·B·H tensors [T, dh] (or [dh, T]) → [B·T, G·d]  (the inverse, for G
  *                       groups side by side)
+ *   ActorgymRowHeads    x [B·T, W] → B tensors [H, len_b, dh]: each sequence's first len_b
+ *                       positions of columns offset … offset+d, all heads (prefill's KV cache)
  *
  * Why: the WebAssembly backend's Slice kernel (used by slice, split and unstack) first copies
  * the *whole* input out of the wasm heap (`readSync`), so taking 128 slices of one tensor costs
@@ -109,6 +111,24 @@ function mergeHeadsKernel({ inputs, backend, attrs }: { inputs: tf.NamedTensorIn
   return out;
 }
 
+/** One [H, len_b, dh] tensor per sequence b, in one copy (instead of split, stack, unstack and slice). */
+function rowHeadsKernel({ inputs, backend, attrs }: { inputs: tf.NamedTensorInfoMap; backend: unknown; attrs?: tf.NamedAttrMap }): Info[] {
+  const { batch, time, heads, headDim, offset, lengths } = attrs as unknown as HeadAttrs & { offset: number; lengths: number[] };
+  const x = inputs['x']!;
+  const width = x.shape[1]!;
+  const io = heapIO(backend);
+  const outs = lengths.map((len) => io.alloc([heads, len, headDim]));
+  const xv = io.view(x);
+  outs.forEach((o, b) => {
+    const ov = io.view(o);
+    const len = lengths[b]!;
+    for (let h = 0; h < heads; h++) {
+      blockCopy(xv, b * time * width + offset + h * headDim, width, ov, h * len * headDim, headDim, len, headDim);
+    }
+  });
+  return outs;
+}
+
 let registered = false;
 
 /** Registers the kernels once per process (tfjs keeps one global kernel registry). */
@@ -120,6 +140,7 @@ export function registerHeadKernels(): void {
     ['ActorgymTakeRows', takeRowsKernel as unknown as tf.KernelFunc],
     ['ActorgymSplitHeads', splitHeadsKernel as unknown as tf.KernelFunc],
     ['ActorgymMergeHeads', mergeHeadsKernel as unknown as tf.KernelFunc],
+    ['ActorgymRowHeads', rowHeadsKernel as unknown as tf.KernelFunc],
   ];
   for (const backendName of ['wasm', 'cpu']) {
     for (const [kernelName, kernelFunc] of kernels) {
@@ -161,4 +182,17 @@ export function mergeHeads(items: readonly tf.Tensor[], s: HeadShape, transposed
   registerHeadKernels();
   const attrs = { ...s, transposed: [...transposed] } as unknown as tf.NamedAttrMap;
   return tf.engine().runKernel('ActorgymMergeHeads', items as unknown as tf.NamedTensorMap, attrs) as tf.Tensor2D;
+}
+
+/**
+ * Per sequence b, its first `lengths[b]` positions of columns `offset…offset+d` of `x` [B·T, W],
+ * as [H, lengths[b], dh] (the KV-cache layout); forward only.
+ */
+export function rowHeads(x: tf.Tensor2D, s: HeadShape, offset: number, lengths: readonly number[]): tf.Tensor3D[] {
+  if (lengths.length !== s.batch || lengths.some((len) => !Number.isInteger(len) || len < 1 || len > s.time)) {
+    throw new Error(`rowHeads: ${s.batch} lengths in [1, ${s.time}] expected, got [${lengths.join(', ')}]`);
+  }
+  registerHeadKernels();
+  const attrs = { ...s, offset, lengths: [...lengths] } as unknown as tf.NamedAttrMap;
+  return tf.engine().runKernel('ActorgymRowHeads', { x }, attrs) as unknown as tf.Tensor3D[];
 }
