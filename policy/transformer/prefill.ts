@@ -5,7 +5,9 @@
  *
  * Layout: new tokens are right-padded to M, pasts to P. A query t of row i sees its own past keys
  * j < pastLen[i] and its new keys u ≤ t; padded queries compute garbage that nothing reads, and
- * padded keys are masked, so rows never influence one another.
+ * padded keys are masked, so rows never influence one another. On the wasm backend, rows with no
+ * past (a fresh context window, every turn of a history-0 policy) are instead packed end to end
+ * with no padding, and attention is one fused kernel call (ops/fused-attention.ts).
  */
 import * as tf from '@tensorflow/tfjs';
 import { headDim, type TransformerConfig } from './config.ts';
@@ -15,7 +17,7 @@ import { padCaches, type LayerCache, type SequenceCache } from './kv-cache.ts';
 import { embedInfer, layerInfer, logitsInfer } from './inference-layer.ts';
 import { NO_INSTRUCTION, readInstruction } from './instruction-copy.ts';
 import { batchedMatMul } from './ops/bmm.ts';
-import { fusedAttentionAvailable, fusedAttentionInfer } from './ops/fused-attention.ts';
+import { fusedAttentionAvailable, fusedAttentionPacked } from './ops/fused-attention.ts';
 import { fastUnstack, headKernelsAvailable, rowHeads, splitHeads, takeRows } from './ops/head-kernels.ts';
 import { PAD_ID } from '../special-tokens.ts';
 
@@ -67,12 +69,22 @@ export async function prefill(
   const p = Math.max(...pastLens);
   const h = c.nHeads;
   const dh = headDim(c);
-  const ids = new Int32Array(n * m).fill(PAD_ID);
-  const positions = new Int32Array(n * m);
-  tokens.forEach((row, i) => row.forEach((id, t) => { ids[i * m + t] = id; }));
-  for (let i = 0; i < n; i++) {
-    for (let t = 0; t < m; t++) positions[i * m + t] = Math.min(pastLens[i]! + t, c.maxContext - 1);
+  // With no past on the wasm backend the rows are packed end to end (no padding: the fused
+  // kernel takes each sequence's length); otherwise each is right-padded to m.
+  const packed = p === 0 && fusedAttentionAvailable();
+  const starts: number[] = [];
+  let total = 0;
+  for (const len of newLens) {
+    starts.push(total);
+    total += packed ? len : m;
   }
+  const ids = new Int32Array(total).fill(PAD_ID);
+  const positions = new Int32Array(total);
+  tokens.forEach((row, i) => {
+    const at = starts[i]!;
+    row.forEach((id, t) => { ids[at + t] = id; });
+    for (let t = 0; t < (packed ? row.length : m); t++) positions[at + t] = Math.min(pastLens[i]! + t, c.maxContext - 1);
+  });
 
   // Each sequence's instruction, read on from where its cache left it.
   const instructions = tokens.map((row, i) => readInstruction(row, 0, row.length, caches[i] === undefined ? undefined : (caches[i]!.instruction ?? NO_INSTRUCTION)));
@@ -82,14 +94,12 @@ export async function prefill(
     let x = embedInfer(params, c, ids, positions);
     for (let l = 0; l < c.nLayers; l++) {
       x = layerInfer(params, l, x, (qkv) => {
-        if (p === 0 && fusedAttentionAvailable()) {
-          // No past (every fresh context window): plain causal attention over the new tokens, one
-          // wasm call; a padded row's queries past its length are garbage nothing reads.
+        if (packed) {
           const shape = { batch: n, time: m, heads: h, headDim: dh };
-          const ks = rowHeads(qkv, shape, h * dh, newLens);
-          const vs = rowHeads(qkv, shape, 2 * h * dh, newLens);
+          const ks = rowHeads(qkv, shape, h * dh, newLens, starts);
+          const vs = rowHeads(qkv, shape, 2 * h * dh, newLens, starts);
           ks.forEach((k, i) => newLayers[i]!.push({ k: tf.keep(k), v: tf.keep(vs[i]!) }));
-          return fusedAttentionInfer(qkv, shape);
+          return fusedAttentionPacked(qkv, newLens, h, dh);
         }
         const q = tf.mul(heads(qkv, n, m, h, dh, 0), 1 / Math.sqrt(dh)) as tf.Tensor3D;
         let k = heads(qkv, n, m, h, dh, 1);
@@ -116,7 +126,7 @@ export async function prefill(
         return tf.transpose(out.reshape([n, h, m, dh]), [0, 2, 1, 3]).reshape([n * m, h * dh]) as tf.Tensor2D;
       });
     }
-    const last = Int32Array.from(newLens, (len, i) => i * m + len - 1);
+    const last = Int32Array.from(newLens, (len, i) => starts[i]! + len - 1);
     return logitsInfer(params, c, takeRows(x, tf.tensor1d(last, 'int32')), instructions);
   });
   const values = (await logits.data()) as Float32Array;

@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { selectBackend } from '../../policy/backend.ts';
 import { causalMask } from '../../policy/transformer/attention.ts';
 import { genericAttention } from '../../policy/transformer/ops/attention-core.ts';
-import { fusedAttention, hasDataSection } from '../../policy/transformer/ops/fused-attention.ts';
+import { fusedAttention, fusedAttentionPacked, hasDataSection } from '../../policy/transformer/ops/fused-attention.ts';
 import type { HeadShape } from '../../policy/transformer/ops/head-kernels.ts';
 
 /** Output and input gradient of Σ attention(qkv) ⊙ R, as flat arrays. */
@@ -59,6 +59,35 @@ describe('fused wasm attention (fused-attention.ts) against plain tf ops', () =>
     const before = tf.memory().numTensors;
     for (let i = 0; i < 3; i++) run((x) => fusedAttention(x, s), qkv, 1);
     expect(tf.memory().numTensors).toBe(before);
+    qkv.dispose();
+  });
+
+  it('packed sequences of different lengths: each equals attention over that sequence alone', () => {
+    const heads = 3;
+    const headDim = 6;
+    const lengths = [13, 1, 20, 8];
+    const total = lengths.reduce((a, b) => a + b, 0);
+    const qkv = tf.randomNormal([total, 3 * heads * headDim], 0, 2, 'float32', 11) as tf.Tensor2D;
+    const before = tf.memory().numTensors;
+    const out = fusedAttentionPacked(qkv, lengths, heads, headDim);
+    expect(tf.memory().numTensors).toBe(before + 1);
+    expect(out.shape).toEqual([total, heads * headDim]);
+    let start = 0;
+    for (const len of lengths) {
+      const alone = tf.tidy(() => genericAttention(tf.slice(qkv, [start, 0], [len, -1]) as tf.Tensor2D, { batch: 1, time: len, heads, headDim }, causalMask(len)));
+      const mine = tf.slice(out, [start, 0], [len, -1]);
+      expect(maxRelError(mine.dataSync() as Float32Array, alone.dataSync() as Float32Array)).toBeLessThan(1e-5);
+      tf.dispose([alone, mine]);
+      start += len;
+    }
+    tf.dispose([qkv, out]);
+  });
+
+  it('packed: lengths that do not add up to the rows are an error', () => {
+    const qkv = tf.zeros([10, 18]) as tf.Tensor2D;
+    expect(() => fusedAttentionPacked(qkv, [4, 5], 3, 2)).toThrow(/lengths \[4, 5\] do not pack qkv \[10, 18\]/);
+    expect(() => fusedAttentionPacked(qkv, [10, 0], 3, 2)).toThrow(/do not pack/);
+    expect(() => fusedAttentionPacked(qkv, [10], 2, 2)).toThrow(/with 2 heads of 2/);
     qkv.dispose();
   });
 

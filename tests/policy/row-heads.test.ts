@@ -26,6 +26,18 @@ describe('rowHeads (the KV-cache copy of prefill)', () => {
     });
   }
 
+  it('reads packed sequences from their starts', async () => {
+    await selectBackend('wasm');
+    const shape = { batch: 2, time: 4, heads: 2, headDim: 2 };
+    const x = tf.tensor2d(Array.from({ length: 7 * 4 }, (_, i) => i), [7, 4]); // rows 0-2 then 3-6
+    const [a, b] = rowHeads(x, shape, 0, [3, 4], [0, 3]);
+    expect(Array.from(a!.dataSync())).toEqual([0, 1, 4, 5, 8, 9, 2, 3, 6, 7, 10, 11]);
+    expect(b!.shape).toEqual([2, 4, 2]);
+    expect(Array.from(b!.dataSync()).slice(0, 4)).toEqual([12, 13, 16, 17]);
+    expect(() => rowHeads(x, shape, 0, [3, 4], [0, 4])).toThrow(/inside 7 rows/);
+    tf.dispose([x, a!, b!]);
+  });
+
   it('rejects lengths that do not fit the batch', async () => {
     await selectBackend('cpu');
     const x = tf.zeros([4, 6]) as tf.Tensor2D;

@@ -113,7 +113,7 @@ function mergeHeadsKernel({ inputs, backend, attrs }: { inputs: tf.NamedTensorIn
 
 /** One [H, len_b, dh] tensor per sequence b, in one copy (instead of split, stack, unstack and slice). */
 function rowHeadsKernel({ inputs, backend, attrs }: { inputs: tf.NamedTensorInfoMap; backend: unknown; attrs?: tf.NamedAttrMap }): Info[] {
-  const { batch, time, heads, headDim, offset, lengths } = attrs as unknown as HeadAttrs & { offset: number; lengths: number[] };
+  const { heads, headDim, offset, lengths, starts } = attrs as unknown as HeadAttrs & { offset: number; lengths: number[]; starts: number[] };
   const x = inputs['x']!;
   const width = x.shape[1]!;
   const io = heapIO(backend);
@@ -123,7 +123,7 @@ function rowHeadsKernel({ inputs, backend, attrs }: { inputs: tf.NamedTensorInfo
     const ov = io.view(o);
     const len = lengths[b]!;
     for (let h = 0; h < heads; h++) {
-      blockCopy(xv, b * time * width + offset + h * headDim, width, ov, h * len * headDim, headDim, len, headDim);
+      blockCopy(xv, starts[b]! * width + offset + h * headDim, width, ov, h * len * headDim, headDim, len, headDim);
     }
   });
   return outs;
@@ -185,14 +185,16 @@ export function mergeHeads(items: readonly tf.Tensor[], s: HeadShape, transposed
 }
 
 /**
- * Per sequence b, its first `lengths[b]` positions of columns `offset…offset+d` of `x` [B·T, W],
- * as [H, lengths[b], dh] (the KV-cache layout); forward only.
+ * Per sequence b, rows `starts[b] … starts[b] + lengths[b]` of columns `offset…offset+d` of
+ * `x` [N, W], as [H, lengths[b], dh] (the KV-cache layout); forward only. Without `starts`, the
+ * sequences are padded to `s.time` rows each (start b·time).
  */
-export function rowHeads(x: tf.Tensor2D, s: HeadShape, offset: number, lengths: readonly number[]): tf.Tensor3D[] {
-  if (lengths.length !== s.batch || lengths.some((len) => !Number.isInteger(len) || len < 1 || len > s.time)) {
-    throw new Error(`rowHeads: ${s.batch} lengths in [1, ${s.time}] expected, got [${lengths.join(', ')}]`);
-  }
+export function rowHeads(x: tf.Tensor2D, s: HeadShape, offset: number, lengths: readonly number[], starts?: readonly number[]): tf.Tensor3D[] {
+  const begin = starts ?? lengths.map((_, b) => b * s.time);
+  const fits = lengths.length === s.batch && begin.length === s.batch
+    && lengths.every((len, b) => Number.isInteger(len) && len >= 1 && len <= s.time && begin[b]! >= 0 && begin[b]! + len <= x.shape[0]);
+  if (!fits) throw new Error(`rowHeads: ${s.batch} lengths in [1, ${s.time}] inside ${x.shape[0]} rows expected, got [${lengths.join(', ')}] at [${begin.join(', ')}]`);
   registerHeadKernels();
-  const attrs = { ...s, offset, lengths: [...lengths] } as unknown as tf.NamedAttrMap;
+  const attrs = { ...s, offset, lengths: [...lengths], starts: [...begin] } as unknown as tf.NamedAttrMap;
   return tf.engine().runKernel('ActorgymRowHeads', { x }, attrs) as unknown as tf.Tensor3D[];
 }

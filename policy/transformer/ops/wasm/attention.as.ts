@@ -203,6 +203,40 @@ export function forward(qkv: usize, out: usize, probs: usize, scratch: usize, ba
 }
 
 /**
+ * The forward over packed sequences of different lengths, for inference: qkv is [N, 3d] with
+ * sequence b in rows start_b … start_b + lens[b] (starts are the running sum of lens), out is
+ * [N, d]. No row is padding, so the projections around it run on N rows, not B·max(len); each
+ * sequence's softmax lives in the scratch's Tp x Tp block (scratchFloats(max len, dh)).
+ */
+export function forwardPacked(qkv: usize, out: usize, lens: usize, scratch: usize, batch: i32, maxT: i32, heads: i32, dh: i32, scale: f32): void {
+  const tpMax = ((maxT + 7) >> 3) << 3;
+  const dp = ((dh + 7) >> 3) << 3;
+  const d = heads * dh;
+  const width = 3 * d;
+  const head = (<usize>(tpMax * dp)) << 2;
+  const q = scratch;
+  const kt = q + head;
+  const v = kt + head;
+  const o = v + head;
+  const p = o + 2 * head;
+  let row0 = 0;
+  for (let b = 0; b < batch; b++) {
+    const t = load<i32>(lens + ((<usize>b) << 2));
+    const tp = ((t + 7) >> 3) << 3;
+    for (let h = 0; h < heads; h++) {
+      gather(qkv, width, row0, h * dh, t, dh, q, tp, dp, scale);
+      gatherT(qkv, width, row0, d + h * dh, t, dh, kt, tp, dp, 1);
+      gather(qkv, width, row0, 2 * d + h * dh, t, dh, v, tp, dp, 1);
+      gemm(q, dp, kt, tp, p, tp, tp, tp, dp, CAUSAL_OUT);
+      causalSoftmax(p, t, tp);
+      gemm(p, tp, v, dp, o, dp, tp, dp, tp, LOWER_A);
+      scatter(o, dp, out, d, row0, h * dh, t, dh);
+    }
+    row0 += t;
+  }
+}
+
+/**
  * dqkv[B*T, 3d] from dOut[B*T, d], the forward's qkv and P:
  *   dP = dO·Vᵀ,  dS = scale·P ⊙ (dP − rowsum(dP ⊙ P)),  dQ = dS·K,  dKᵀ = Qᵀ·dS,  dVᵀ = dOᵀ·P.
  */
