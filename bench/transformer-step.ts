@@ -51,6 +51,8 @@ export interface BenchTransformerStepResult {
   readonly trainedTokensPerSecNaive: number | undefined;
   readonly decodeTokensPerSecBatch1: number;
   readonly decodeTokensPerSecBatch64: number;
+  /** Prefill of 64 windows of 40–110 tokens, default model: fresh windows, and after a one-token past. */
+  readonly prefillTokensPerSec: { readonly fresh: number; readonly withPast: number };
   /** The reference step through the learner's own update, on 1 and 2 learner threads. */
   readonly learnerTokensPerSec: Readonly<Record<'1' | '2', number>>;
   /** PyTorch tokens/s by thread count for the reference step, when measured. */
@@ -121,6 +123,30 @@ async function decodeTokensPerSec(model: Transformer, rows: number, steps: numbe
   return (rows * steps) / seconds;
 }
 
+/**
+ * Prefill tokens/s for `rows` windows of 40–110 tokens (what a BabyAI turn prefills): fresh
+ * windows (no past: packed, one fused attention call on wasm) and the same tokens after a
+ * one-token past (the general path: padded rows, masked batched matmuls). Medians of `steps`.
+ */
+async function prefillTokensPerSec(model: Transformer, rows: number, steps: number): Promise<{ fresh: number; withPast: number }> {
+  const prompts = Array.from({ length: rows }, (_, r) => Array.from({ length: 40 + ((r * 37) % 71) }, (_, t) => 6 + ((r * 13 + t * 7) % 500)));
+  const total = prompts.reduce((a, p) => a + p.length, 0);
+  const fresh: number[] = [];
+  const withPast: number[] = [];
+  for (let i = 0; i <= steps; i++) {
+    let t0 = performance.now();
+    const whole = await model.prefill(prompts.map(() => undefined), prompts);
+    if (i > 0) fresh.push(performance.now() - t0);
+    whole.caches.forEach(disposeCache);
+    const first = await model.prefill(prompts.map(() => undefined), prompts.map((p) => p.slice(0, 1)));
+    t0 = performance.now();
+    const rest = await model.prefill(first.caches, prompts.map((p) => p.slice(1)));
+    if (i > 0) withPast.push(performance.now() - t0);
+    [...first.caches, ...rest.caches].forEach(disposeCache);
+  }
+  return { fresh: total / (median(fresh) / 1000), withPast: (total - rows) / (median(withPast) / 1000) };
+}
+
 export async function benchTransformerStep(opts: BenchTransformerStepOptions = {}): Promise<BenchTransformerStepResult> {
   const log = opts.log ?? (() => {});
   const steps = opts.steps ?? 5;
@@ -160,6 +186,8 @@ export async function benchTransformerStep(opts: BenchTransformerStepOptions = {
   const decodeSteps = opts.decodeSteps ?? 24;
   const decode1 = await decodeTokensPerSec(def, 1, decodeSteps * 2, 64);
   const decode64 = await decodeTokensPerSec(def, 64, decodeSteps, 64);
+  log('prefill, 64 windows of 40-110 tokens…');
+  const prefill = await prefillTokensPerSec(def, 64, steps);
   reference.dispose();
   def.dispose();
   return {
@@ -170,6 +198,7 @@ export async function benchTransformerStep(opts: BenchTransformerStepOptions = {
     learnerTokensPerSec: { '1': 4096 / (median(stepMs['learner-1']) / 1000), '2': 4096 / (median(stepMs['learner-2']) / 1000) },
     decodeTokensPerSecBatch1: decode1,
     decodeTokensPerSecBatch64: decode64,
+    prefillTokensPerSec: prefill,
     torchTokensPerSec: torch,
     stepMs,
   };
@@ -224,6 +253,9 @@ export async function runTransformerStepBench(opts: BenchTransformerStepOptions 
   rows.push(
     ['decode, batch 1', `${f(r.decodeTokensPerSecBatch1)} tok/s`, ''],
     ['decode, batch 64', `${f(r.decodeTokensPerSecBatch64)} tok/s`, `×${(r.decodeTokensPerSecBatch64 / r.decodeTokensPerSecBatch1).toFixed(1)} over batch 1`],
+    ['prefill, 64 fresh windows (40-110 tokens)', `${f(r.prefillTokensPerSec.fresh)} tok/s`,
+      `×${(r.prefillTokensPerSec.fresh / r.prefillTokensPerSec.withPast).toFixed(2)} over the same after a 1-token past`],
+    ['prefill, the same after a 1-token past', `${f(r.prefillTokensPerSec.withPast)} tok/s`, 'padded rows, general path'],
   );
   const w0 = Math.max(...rows.map((x) => x[0].length));
   const w1 = Math.max(...rows.map((x) => x[1].length));

@@ -8,8 +8,8 @@
  *
  * Exactness. Every loss term is a token-mean over the minibatch's trained (mask-1) tokens, so
  * the minibatch's gradient is the halves' gradients weighted by their shares of those tokens:
- * the same maths as one pass, up to float32 rounding in the sums. The split is fixed (first half
- * here), so a run is as deterministic with a worker as without one.
+ * the same maths as one pass, up to float32 rounding in the sums. The split depends only on the
+ * rows' lengths (alternate rows by length), so a run is as deterministic with a worker as without.
  */
 import * as tf from '@tensorflow/tfjs';
 import { Worker } from 'node:worker_threads';
@@ -18,10 +18,11 @@ import { paramShapes } from '../../policy/transformer/params.ts';
 import type { Transformer } from '../../policy/transformer/transformer.ts';
 import type { AllowedTokens } from './allowed-tokens.ts';
 import { learnerDefaults, type LearnerArgs } from './args.ts';
-import { padRows } from './minibatch.ts';
+import { byLength } from './by-length.ts';
+import { chunkedGrads, combineParts, pickFields } from './chunked-grads.ts';
 import type { LearnerOptimizer } from './optimizer.ts';
 import { scoreRows, type RowScores, type ScoreOptions } from './score.ts';
-import { applyGrads, minibatchGrads, type MinibatchFields, type MinibatchGrads } from './update.ts';
+import { applyGrads, type MinibatchFields, type MinibatchGrads } from './update.ts';
 
 export interface GradWorkerInit {
   readonly backend: string;
@@ -66,15 +67,14 @@ function plainRows(rows: readonly Row[]): Row[] {
   return rows.map((r) => ({ tokens: r.tokens, ...(r.allowed ? { allowed: r.allowed } : {}) }));
 }
 
-function sliceFields(f: MinibatchFields, from: number, to: number): MinibatchFields {
-  return {
-    mask: f.mask.slice(from, to),
-    oldLogProbs: f.oldLogProbs.slice(from, to),
-    advantages: f.advantages.slice(from, to),
-    ...(f.refLogProbs ? { refLogProbs: f.refLogProbs.slice(from, to) } : {}),
-    ...(f.oldValues ? { oldValues: f.oldValues.slice(from, to) } : {}),
-    ...(f.returns ? { returns: f.returns.slice(from, to) } : {}),
-  };
+/**
+ * The two halves of a minibatch: rows taken alternately in order of length, so both halves get
+ * the same mix of short and long rows (and finish together), and each then chunks its rows by
+ * length (chunked-grads.ts). Fixed by the lengths alone, so a run stays deterministic.
+ */
+function halves(rows: readonly Row[]): [number[], number[]] {
+  const order = byLength(rows.map((r) => r.tokens.length));
+  return [order.filter((_, k) => k % 2 === 0), order.filter((_, k) => k % 2 === 1)];
 }
 
 export class DataParallelGrads {
@@ -115,27 +115,27 @@ export class DataParallelGrads {
     return new DataParallelGrads(worker, paramShapes(init.config).map(([name]) => name));
   }
 
-  /** One minibatch update (update.ts's `updateMinibatch`), its second half computed by the worker. */
+  /** One minibatch update (gradients, clipping, Adam), half of its rows computed by the worker. */
   async update(model: Transformer, optimizer: LearnerOptimizer, rows: readonly Row[], fields: MinibatchFields, args: LearnerArgs): Promise<Record<string, number>> {
     const { grads, metrics } = await this.grads(model, optimizer.variables, rows, fields, args);
     return { ...metrics, ...applyGrads(optimizer, grads, args) };
   }
 
-  /** The minibatch's gradients and metrics (update.ts's `minibatchGrads`), from both halves. */
+  /** The minibatch's gradients and metrics (chunked-grads.ts's `chunkedGrads`), from both halves. */
   async grads(model: Transformer, variables: tf.Variable[], rows: readonly Row[], fields: MinibatchFields, args: LearnerArgs): Promise<MinibatchGrads> {
     if (this.failure) throw this.failure;
-    if (rows.length < 2) return minibatchGrads(model, variables, padRows(rows), fields, args);
-    const half = Math.ceil(rows.length / 2);
+    if (rows.length < 2) return chunkedGrads(model, variables, rows, fields, args);
+    const [own, other] = halves(rows);
     const weights = variables.map((v) => (v.dataSync() as Float32Array).slice());
     const theirs = this.call({
       kind: 'grads',
       weights,
-      rows: plainRows(rows.slice(half)),
-      fields: sliceFields(fields, half, rows.length),
+      rows: plainRows(other.map((i) => rows[i]!)),
+      fields: pickFields(fields, other),
       args: learnerArgs(args),
     });
     theirs.catch(() => undefined); // awaited below
-    const mine = minibatchGrads(model, variables, padRows(rows.slice(0, half)), sliceFields(fields, 0, half), args);
+    const mine = chunkedGrads(model, variables, own.map((i) => rows[i]!), pickFields(fields, own), args);
     let reply: GradReply;
     try {
       reply = await theirs;
@@ -147,39 +147,31 @@ export class DataParallelGrads {
       tf.dispose(mine.grads);
       throw new Error(`learner worker: ${'error' in reply ? reply.error : 'a score reply to a gradient job'}`);
     }
-    const total = mine.maskTokens + reply.maskTokens;
-    // A half with no trained token has a zero loss and zero gradients: its weight is 0.
-    const a = total > 0 ? mine.maskTokens / total : 1;
-    const b = total > 0 ? reply.maskTokens / total : 0;
-    const grads: tf.NamedTensorMap = {};
-    tf.tidy(() => {
-      variables.forEach((v, i) => {
-        const own = mine.grads[v.name];
-        if (own === undefined) throw new Error(`no gradient for parameter ${v.name}`);
-        grads[v.name] = tf.keep(tf.add(tf.mul(own, a), tf.mul(tf.tensor(reply.grads[i]!, v.shape), b)));
-      });
-    });
-    tf.dispose(mine.grads);
-    const metrics: Record<string, number> = {};
-    for (const k of new Set([...Object.keys(mine.metrics), ...Object.keys(reply.metrics)])) {
-      metrics[k] = a * (mine.metrics[k] ?? 0) + b * (reply.metrics[k] ?? 0);
-    }
-    return { grads, metrics, maskTokens: total };
+    const received: MinibatchGrads = {
+      grads: Object.fromEntries(variables.map((v, i) => [v.name, tf.tensor(reply.grads[i]!, v.shape)])),
+      metrics: reply.metrics,
+      maskTokens: reply.maskTokens,
+    };
+    return combineParts(variables, [mine, received]);
   }
 
-  /** score.ts's `scoreRows` over `rows`, the second half scored by the worker with `model`'s weights. */
+  /** score.ts's `scoreRows` over `rows`, half of them (alternate by length) scored by the worker with `model`'s weights. */
   async scoreRows(model: Transformer, rows: readonly Row[], options: ScoreOptions): Promise<RowScores> {
     if (this.failure) throw this.failure;
     if (rows.length < 2) return scoreRows(model, rows, options);
-    const half = Math.ceil(rows.length / 2);
+    const [own, other] = halves(rows);
     // Every parameter (the value head too, which a critic-less learner does not train).
     const weights = this.allNames.map((name) => (model.params[name]!.dataSync() as Float32Array).slice());
-    const theirs = this.call({ kind: 'score', weights, rows: plainRows(rows.slice(half)), options: { temperature: options.temperature, constrained: options.constrained } });
+    const theirs = this.call({ kind: 'score', weights, rows: plainRows(other.map((i) => rows[i]!)), options: { temperature: options.temperature, constrained: options.constrained } });
     theirs.catch(() => undefined); // awaited below; a failure while this half runs is not unhandled
-    const mine = await scoreRows(model, rows.slice(0, half), options);
+    const mine = await scoreRows(model, own.map((i) => rows[i]!), options);
     const reply = await theirs;
     if (!('scores' in reply)) throw new Error(`learner worker: ${'error' in reply ? reply.error : 'a gradient reply to a score job'}`);
-    return { logProbs: [...mine.logProbs, ...reply.scores.logProbs], values: [...mine.values, ...reply.scores.values] };
+    const logProbs: Float32Array[] = new Array(rows.length);
+    const values: Float32Array[] = new Array(rows.length);
+    own.forEach((i, k) => { logProbs[i] = mine.logProbs[k]!; values[i] = mine.values[k]!; });
+    other.forEach((i, k) => { logProbs[i] = reply.scores.logProbs[k]!; values[i] = reply.scores.values[k]!; });
+    return { logProbs, values };
   }
 
   async close(): Promise<void> {

@@ -10,9 +10,8 @@ import { selectBackend } from '../../policy/backend.ts';
 import { paramShapes } from '../../policy/transformer/params.ts';
 import { Transformer } from '../../policy/transformer/transformer.ts';
 import type { GradJob, GradReply, GradWorkerInit } from './data-parallel.ts';
-import { padRows } from './minibatch.ts';
+import { chunkedGrads } from './chunked-grads.ts';
 import { scoreRows } from './score.ts';
-import { minibatchGrads } from './update.ts';
 
 const init = workerData as GradWorkerInit;
 const port = parentPort;
@@ -40,7 +39,7 @@ async function handle(job: GradJob): Promise<{ reply: GradReply; transfer: Array
       const scores = await scoreRows(model, job.rows, job.options);
       return { reply: { id: job.id, scores }, transfer: [] };
     }
-    const { grads, metrics, maskTokens } = minibatchGrads(model, variables, padRows(job.rows), job.fields, job.args);
+    const { grads, metrics, maskTokens } = chunkedGrads(model, variables, job.rows, job.fields, job.args);
     const arrays = variables.map((v) => (grads[v.name]!.dataSync() as Float32Array).slice());
     tf.dispose(grads);
     return { reply: { id: job.id, grads: arrays, metrics, maskTokens }, transfer: arrays.map((a) => a.buffer as ArrayBuffer) };

@@ -16,12 +16,12 @@ import type { Transformer } from '../../policy/transformer/transformer.ts';
 import { AllowedTokensBuilder } from './allowed-tokens.ts';
 import type { LearnerArgs } from './args.ts';
 import type { CollectedEpisode } from './collect.ts';
-import { padRows } from './minibatch.ts';
 import type { LearnerOptimizer } from './optimizer.ts';
 import { rowAdvantages, selectRows } from './rows.ts';
 import { scoreRows } from './score.ts';
 import type { DataParallelGrads } from './data-parallel.ts';
-import { updateMinibatch } from './update.ts';
+import { applyGrads, type MinibatchFields } from './update.ts';
+import { chunkedGrads } from './chunked-grads.ts';
 
 const SHUFFLE_STREAM = 0x5b1f;
 
@@ -83,7 +83,7 @@ export async function trainStep(input: TrainStepInput): Promise<Record<string, n
     for (let start = 0; start < order.length; start += args.minibatch) {
       const idx = order.slice(start, start + args.minibatch);
       const rows = idx.map((i) => set.rows[i]!);
-      const padded = padRows(rows);
+      const tokenCount = rows.reduce((a, r) => a + r.tokens.length, 0);
       const fields = {
         mask: rows.map((r) => r.mask),
         oldLogProbs: idx.map((i) => oldLogProbs[i]!),
@@ -93,14 +93,20 @@ export async function trainStep(input: TrainStepInput): Promise<Record<string, n
       };
       const m = input.parallel
         ? await input.parallel.update(model, optimizer, rows, fields, args)
-        : updateMinibatch(model, optimizer, padded, fields, args);
+        : updateChunked(model, optimizer, rows, fields, args);
       for (const k of MEAN_KEYS) sums[k] = (sums[k] ?? 0) + (m[k] ?? 0);
       skipped += m.skipped ?? 0;
-      trainedTokens += padded.tokenCount;
+      trainedTokens += tokenCount;
       updates += 1;
     }
   }
   const seconds = (performance.now() - started) / 1000;
   const means = Object.fromEntries(MEAN_KEYS.map((k) => [k, (sums[k] ?? 0) / updates]));
   return { ...means, ...base, updates, skippedUpdates: skipped, trainedTokens, tokensPerSec: trainedTokens / seconds };
+}
+
+/** One Adam step on a minibatch whose gradients come from length chunks (chunked-grads.ts). */
+function updateChunked(model: Transformer, optimizer: LearnerOptimizer, rows: Parameters<typeof chunkedGrads>[2], fields: MinibatchFields, args: LearnerArgs): Record<string, number> {
+  const { grads, metrics } = chunkedGrads(model, optimizer.variables, rows, fields, args);
+  return { ...metrics, ...applyGrads(optimizer, grads, args) };
 }
