@@ -59,6 +59,12 @@ export interface TrainingOptions extends TrainingOptionsConfig {
   readonly maxRetries?: number;
   readonly envTimeoutMs?: number;
   readonly clock?: RunClock;
+  /**
+   * A time budget: after the learner step that brings training time (from the first step's start)
+   * to this many minutes, the run ends as done, with its final checkpoint and test evaluation,
+   * even if `steps` is not reached. Per invocation, not saved with the run.
+   */
+  readonly maxMinutes?: number;
 }
 
 export interface TrainingSummary {
@@ -78,6 +84,8 @@ export interface TrainingSummary {
   readonly testMeanReward: number | undefined;
   readonly testMeanTurns: number | undefined;
   readonly evaluation: Omit<RolloutSummary, 'results'> | undefined;
+  /** The run ended on `maxMinutes` before its target step. */
+  readonly timeBudgetReached: boolean;
   readonly config: TrainingConfig;
 }
 
@@ -105,12 +113,15 @@ export function createTrainingSystem(options: TrainingOptions): TrainingSystem {
   const events = new Subject<TrainingEvent>();
   const env = typeof options.env === 'string' ? getEnv(options.env) : options.env;
   // What remains after the run-level fields is the run's configuration (training/config.ts).
-  const { env: _env, out: _out, resume: _resume, backend: _backend, learnerThreads: _threads, maxRetries: _retries, envTimeoutMs: _timeout, clock: _clock, ...configOptions } = options;
+  const { env: _env, out: _out, resume: _resume, backend: _backend, learnerThreads: _threads, maxRetries: _retries, envTimeoutMs: _timeout, clock: _clock, maxMinutes: _budget, ...configOptions } = options;
   // A fresh run's configuration is checked here, so a bad option fails before a dashboard or a
   // run directory is started; a resumed run's needs the checkpoint, read in run().
   const freshConfig = options.resume === undefined ? resolveConfig(env.spec.id, configOptions) : undefined;
   if (options.learnerThreads !== undefined && options.learnerThreads !== 1 && options.learnerThreads !== 2) {
     throw new Error(`learnerThreads must be 1 or 2, got ${options.learnerThreads}`);
+  }
+  if (options.maxMinutes !== undefined && !(Number.isFinite(options.maxMinutes) && options.maxMinutes > 0)) {
+    throw new Error(`maxMinutes must be a positive number of minutes, got ${options.maxMinutes}`);
   }
   if (freshConfig?.relabel === true) symmetriesOf(env);
   let stopRequested: string | undefined;
@@ -218,9 +229,15 @@ export function createTrainingSystem(options: TrainingOptions): TrainingSystem {
       runDir?.appendMetrics({ ...metrics, ...decisionFields(curriculum.getSnapshot().context.lastDecision) });
       events.next({ type: 'learner.stepped', t: clock.now(), step: e.step, policyVersion: e.policyVersion, metrics });
       for (const event of curriculumEvents.splice(0)) events.next(event);
+      const budget = options.maxMinutes;
+      if (budget !== undefined && !budgetReached && e.step < config.steps && performance.now() - trainStarted >= budget * 60_000) {
+        budgetReached = true;
+        learnerStop?.(`time budget of ${budget} min`);
+      }
     });
-    learner.on('checkpoint.saved', (e) => events.next({ type: 'checkpoint.saved', t: clock.now(), step: e.step, path: e.path }));
+    let budgetReached = false;
     const trainStarted = performance.now();
+    learner.on('checkpoint.saved', (e) => events.next({ type: 'checkpoint.saved', t: clock.now(), step: e.step, path: e.path }));
     const final = await new Promise<ReturnType<typeof learner.getSnapshot>>((resolve) => {
       learner.subscribe({ complete: () => resolve(learner.getSnapshot()), error: () => resolve(learner.getSnapshot()) });
       learnerStop = (reason) => {
@@ -247,8 +264,8 @@ export function createTrainingSystem(options: TrainingOptions): TrainingSystem {
       checkpointPath = await checkpoint(ctx.step, ctx.policyVersion);
       events.next({ type: 'checkpoint.saved', t: clock.now(), step: ctx.step, path: checkpointPath });
     }
-    const status = final.value === 'done' ? 'done' : 'stopped';
-    events.next({ type: 'training.finished', t: clock.now(), steps: ctx.step, status });
+    const status = final.value === 'done' || budgetReached ? 'done' : 'stopped';
+    events.next({ type: 'training.finished', t: clock.now(), steps: ctx.step, status, ...(budgetReached ? { reason: `time budget of ${options.maxMinutes} min` } : {}) });
     let evaluation: RolloutSummary | undefined;
     if (status === 'done' && config.evalEpisodes !== 0) {
       evaluation = await evaluate({
@@ -269,6 +286,7 @@ export function createTrainingSystem(options: TrainingOptions): TrainingSystem {
       trainSeconds,
       testSuccessRate: evaluation?.successRate, testMeanReward: evaluation?.meanReward, testMeanTurns: evaluation?.meanTurns,
       evaluation: evaluation ? (evalSummary as Omit<RolloutSummary, 'results'>) : undefined,
+      timeBudgetReached: budgetReached,
       config,
     };
   }

@@ -40,7 +40,7 @@ export function showTrainingProgress(events: Observable<TrainingEvent>, totalSte
       } else if (event.type === 'training.finished') {
         bar?.stop();
         bar = undefined;
-        write(`training ${event.status} after step ${event.steps}${event.status === 'done' ? '; evaluating on the test split…' : ''}`);
+        write(`training ${event.status} after step ${event.steps}${event.reason !== undefined ? ` (${event.reason})` : ''}${event.status === 'done' ? '; evaluating on the test split…' : ''}`);
       } else if (event.type === 'evaluation.finished') {
         write(`test: ${percent(event.summary.successRate)} success over ${event.summary.episodes} episodes`);
       }

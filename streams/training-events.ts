@@ -65,6 +65,8 @@ export interface TrainingFinished {
   readonly steps: number;
   /** How the learner ended: the target was reached, stop() was called, or an effect failed. */
   readonly status: 'done' | 'stopped' | 'failed';
+  /** Why it ended before its target step, when a time budget ended it (status done). */
+  readonly reason?: string;
 }
 
 export type TrainingEvent = RunEvent | TrainingStarted | LearnerStepped | CurriculumDecided | CheckpointSaved | EvaluationFinished | TrainingFinished;

@@ -20,6 +20,7 @@ interface TrainCliOptions extends DashboardCliOptions {
   resume?: string;
   backend: BackendPreference;
   learnerThreads?: string;
+  maxMinutes?: number;
   json?: boolean;
   remote?: string;
   token?: string;
@@ -111,6 +112,7 @@ export function registerTrain(program: Command): void {
     .option('--preset <name>', `start from a named configuration (${Object.keys(presets).join(', ')}); other options override it`)
     .option('--out <dir>', 'run directory (default runs/<timestamp>, or the resumed run\'s)')
     .option('--resume <dir>', 'continue a run exactly from its checkpoint (a run directory or a checkpoint directory)')
+    .option('--max-minutes <m>', 'time budget: end the run (checkpoint, test evaluation) after the step that reaches this many minutes of training, even before --steps', positiveNumber('--max-minutes'))
     .option('--seed <n>', 'run seed (default 0)', nonNegativeInt('--seed'))
     .addOption(new Option('--backend <backend>', 'tfjs backend').choices(BACKEND_PREFERENCES as string[]).default('auto'))
     .addOption(new Option('--learner-threads <n>', 'threads for the learner\'s gradients (default: 2 on wasm with two or more cores, else 1)').choices(['1', '2']))
@@ -163,6 +165,7 @@ export function registerTrain(program: Command): void {
         steps,
         backend: options.backend,
         ...(options.learnerThreads !== undefined ? { learnerThreads: Number(options.learnerThreads) } : {}),
+        ...(options.maxMinutes !== undefined ? { maxMinutes: options.maxMinutes } : {}),
         ...(out !== undefined ? { out } : {}),
         ...(options.resume !== undefined ? { resume: options.resume } : {}),
       };

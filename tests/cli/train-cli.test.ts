@@ -56,7 +56,7 @@ describe('actorgym train / eval / rollout --agent checkpoint (smoke)', () => {
 
   it('explains bad input: unknown algorithm or schedule, a missing or corrupt checkpoint', async () => {
     // Independent child processes: run them side by side.
-    const [algo, schedule, preset, noSteps, missing, actionsOnly, forms, threads] = await Promise.all([
+    const [algo, schedule, preset, noSteps, missing, actionsOnly, forms, threads, budget] = await Promise.all([
       runCli(['train', '--steps', '1', '--algo', 'dqn', '--out', path.join(dir, 'x')]),
       runCli(['train', '--steps', '1', '--schedule', 'scaling:[6,x]@3', '--out', path.join(dir, 'y')]),
       runCli(['train', '--preset', 'nope', '--out', path.join(dir, 'z')]),
@@ -65,7 +65,10 @@ describe('actorgym train / eval / rollout --agent checkpoint (smoke)', () => {
       runCli(['train', '--steps', '1', '--history-actions-only', '--out', path.join(dir, 'v')]),
       runCli(['train', '--steps', '1', '--copy-word-forms', '--out', path.join(dir, 'u')]),
       runCli(['train', '--steps', '1', '--learner-threads', '3', '--out', path.join(dir, 't')]),
+      runCli(['train', '--steps', '1', '--max-minutes', '0', '--out', path.join(dir, 's')]),
     ]);
+    expect(budget.code).toBe(1);
+    expect(budget.stderr).toMatch(/--max-minutes must be a number > 0, got "0"/);
     expect(threads.code).toBe(1);
     expect(threads.stderr).toMatch(/option '--learner-threads <n>' argument '3' is invalid. Allowed choices are 1, 2/);
     expect(algo.code).toBe(1);
