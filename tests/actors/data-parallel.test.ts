@@ -7,6 +7,7 @@ import { trainStep } from '../../actors/learner/train-step.ts';
 import { minibatchGrads } from '../../actors/learner/update.ts';
 import { resolveConfig } from '../../actors/training/config.ts';
 import { freshModels } from '../../actors/training/models.ts';
+import { expectSameGradients } from './same-gradients.ts';
 import type { Algorithm } from '../../algorithms/index.ts';
 import { selectBackend } from '../../policy/backend.ts';
 import { enc, episodes, tokenizer } from './learner-episodes.ts';
@@ -48,18 +49,7 @@ describe('data-parallel learner steps', () => {
       };
       const whole = minibatchGrads(models.model, models.optimizer.variables, padRows(rows), fields, config);
       const split = await parallel.grads(models.model, models.optimizer.variables, rows, fields, config);
-      expect(split.maskTokens).toBe(whole.maskTokens);
-      for (const k of Object.keys(whole.metrics)) expect(split.metrics[k], k).toBeCloseTo(whole.metrics[k]!, 5);
-      let largest = 0;
-      for (const v of models.optimizer.variables) {
-        const [diff, scale] = tf.tidy(() => [
-          tf.max(tf.abs(tf.sub(whole.grads[v.name]!, split.grads[v.name]!))).dataSync()[0]!,
-          tf.max(tf.abs(whole.grads[v.name]!)).dataSync()[0]!,
-        ]);
-        largest = Math.max(largest, scale);
-        expect(diff, v.name).toBeLessThanOrEqual(1e-5 * Math.max(scale, 1e-3));
-      }
-      expect(largest).toBeGreaterThan(1e-3); // real gradients, not two zeros
+      expectSameGradients(whole, split, models.optimizer.variables, 1e-3);
       tf.dispose([whole.grads, split.grads]);
       // A one-row minibatch cannot be split: it is computed here, the same as one pass.
       const first = { mask: fields.mask.slice(0, 1), oldLogProbs: fields.oldLogProbs.slice(0, 1), advantages: fields.advantages.slice(0, 1), refLogProbs: fields.refLogProbs.slice(0, 1) };

@@ -175,6 +175,24 @@ function causalSoftmax(p: usize, t: i32, tp: i32): void {
 }
 
 /**
+ * One (sequence, head) of the forward: rows row0 … row0+t of qkv [*, 3d] → out [*, d], the
+ * softmax P [Tp x Tp] left at p; q, kt, v, o are head-sized scratch blocks.
+ */
+@inline
+function headForward(qkv: usize, out: usize, row0: i32, t: i32, h: i32, d: i32, dh: i32, dp: i32, scale: f32,
+  q: usize, kt: usize, v: usize, o: usize, p: usize): void {
+  const tp = ((t + 7) >> 3) << 3;
+  const width = 3 * d;
+  gather(qkv, width, row0, h * dh, t, dh, q, tp, dp, scale);
+  gatherT(qkv, width, row0, d + h * dh, t, dh, kt, tp, dp, 1);
+  gather(qkv, width, row0, 2 * d + h * dh, t, dh, v, tp, dp, 1);
+  gemm(q, dp, kt, tp, p, tp, tp, tp, dp, CAUSAL_OUT);
+  causalSoftmax(p, t, tp);
+  gemm(p, tp, v, dp, o, dp, tp, dp, tp, LOWER_A);
+  scatter(o, dp, out, d, row0, h * dh, t, dh);
+}
+
+/**
  * out[B*T, d] = per (sequence, head) softmax(scale·Q·Kᵀ + causal mask)·V; probs [B*H, Tp, Tp]
  * receives P (kept for the backward).
  */
@@ -182,7 +200,6 @@ export function forward(qkv: usize, out: usize, probs: usize, scratch: usize, ba
   const tp = ((t + 7) >> 3) << 3;
   const dp = ((dh + 7) >> 3) << 3;
   const d = heads * dh;
-  const width = 3 * d;
   const head = (<usize>(tp * dp)) << 2;
   const q = scratch;
   const kt = q + head;
@@ -191,13 +208,7 @@ export function forward(qkv: usize, out: usize, probs: usize, scratch: usize, ba
   for (let b = 0; b < batch; b++) {
     for (let h = 0; h < heads; h++) {
       const p = probs + ((<usize>((b * heads + h) * tp * tp)) << 2);
-      gather(qkv, width, b * t, h * dh, t, dh, q, tp, dp, scale);
-      gatherT(qkv, width, b * t, d + h * dh, t, dh, kt, tp, dp, 1);
-      gather(qkv, width, b * t, 2 * d + h * dh, t, dh, v, tp, dp, 1);
-      gemm(q, dp, kt, tp, p, tp, tp, tp, dp, CAUSAL_OUT);
-      causalSoftmax(p, t, tp);
-      gemm(p, tp, v, dp, o, dp, tp, dp, tp, LOWER_A);
-      scatter(o, dp, out, d, b * t, h * dh, t, dh);
+      headForward(qkv, out, b * t, t, h, d, dh, dp, scale, q, kt, v, o, p);
     }
   }
 }
@@ -212,7 +223,6 @@ export function forwardPacked(qkv: usize, out: usize, lens: usize, scratch: usiz
   const tpMax = ((maxT + 7) >> 3) << 3;
   const dp = ((dh + 7) >> 3) << 3;
   const d = heads * dh;
-  const width = 3 * d;
   const head = (<usize>(tpMax * dp)) << 2;
   const q = scratch;
   const kt = q + head;
@@ -222,16 +232,7 @@ export function forwardPacked(qkv: usize, out: usize, lens: usize, scratch: usiz
   let row0 = 0;
   for (let b = 0; b < batch; b++) {
     const t = load<i32>(lens + ((<usize>b) << 2));
-    const tp = ((t + 7) >> 3) << 3;
-    for (let h = 0; h < heads; h++) {
-      gather(qkv, width, row0, h * dh, t, dh, q, tp, dp, scale);
-      gatherT(qkv, width, row0, d + h * dh, t, dh, kt, tp, dp, 1);
-      gather(qkv, width, row0, 2 * d + h * dh, t, dh, v, tp, dp, 1);
-      gemm(q, dp, kt, tp, p, tp, tp, tp, dp, CAUSAL_OUT);
-      causalSoftmax(p, t, tp);
-      gemm(p, tp, v, dp, o, dp, tp, dp, tp, LOWER_A);
-      scatter(o, dp, out, d, row0, h * dh, t, dh);
-    }
+    for (let h = 0; h < heads; h++) headForward(qkv, out, row0, t, h, d, dh, dp, scale, q, kt, v, o, p);
     row0 += t;
   }
 }
