@@ -1,0 +1,69 @@
+/**
+ * The shapes every part of the LLM path speaks: the conversation sent to an OpenAI-compatible
+ * chat endpoint, one reply with its accounting, and the run-wide usage totals. The prompts
+ * (prompts/), the transport (chat-client.ts), the policy (llm-policy.ts) and the policy server
+ * (actors/policy-server.ts) all import these, so they cannot drift apart.
+ */
+
+export type ChatRole = 'system' | 'user' | 'assistant';
+
+export interface ChatMessage {
+  readonly role: ChatRole;
+  readonly content: string;
+}
+
+/** What the policy asks of the endpoint for one turn. */
+export interface ChatRequest {
+  readonly model: string;
+  readonly messages: readonly ChatMessage[];
+  readonly temperature?: number;
+  readonly maxTokens?: number;
+  /** Sampling seed; actorgym sends the episode's seed so a server that honours it is reproducible. */
+  readonly seed?: number;
+}
+
+/** Where a call belongs: the record/replay key and the label of every error. */
+export interface CallKey {
+  readonly episodeId: string;
+  /** 0-based turn within the episode. */
+  readonly turn: number;
+}
+
+/** One completed call. */
+export interface ChatReply {
+  /** The assistant message's text. */
+  readonly content: string;
+  /** From the response's `usage`; 0 when the server sent none. */
+  readonly promptTokens: number;
+  readonly completionTokens: number;
+  /** Wall time of the successful attempt, in milliseconds. */
+  readonly latencyMs: number;
+  /** Failed attempts before this one. */
+  readonly retries: number;
+}
+
+/** Run-wide totals of one chat client (summary, `--json`, results.json). */
+export interface LlmUsage {
+  readonly calls: number;
+  readonly failedCalls: number;
+  readonly retries: number;
+  readonly promptTokens: number;
+  readonly completionTokens: number;
+  /** Latency of successful attempts, milliseconds; 0 when there were none. */
+  readonly latencyP50Ms: number;
+  readonly latencyP95Ms: number;
+  /** Most requests that were in flight at once. */
+  readonly maxInFlight: number;
+}
+
+/** Per-turn accounting an LLM decision carries into the trajectory. */
+export interface TurnUsage {
+  readonly promptTokens: number;
+  readonly completionTokens: number;
+  readonly latencyMs: number;
+  readonly retries: number;
+  /** The model's reply, verbatim. */
+  readonly reply: string;
+  /** Set when the reply named no action by the env family's rules (the model is told on its next turn). */
+  readonly formatError?: string;
+}
