@@ -2,10 +2,12 @@
  * The agent actor: gathers the `ACT` requests that arrive together (same event-loop turn, or
  * while the previous batch was being decided) and asks the policy for all of them in one call,
  * so a transformer decodes them in one batched pass. One batch is in flight at a time; requests
- * queue meanwhile (bounded by the number of running episodes, one request each).
+ * queue meanwhile (bounded by the number of running episodes, one request each). A policy that
+ * declares itself `concurrent` (an LLM endpoint) gets each request on its own at once instead:
+ * batching would make every episode wait for the slowest call of its batch.
  */
 import { createActor, fromCallback, type ActorRefFrom } from 'xstate';
-import type { ActRequest, Policy } from '../policy/policy.ts';
+import type { ActRequest, Decision, Policy } from '../policy/policy.ts';
 import { errorMessage } from './abort-reason.ts';
 import type { ReplyTo } from './env.actor.ts';
 
@@ -34,13 +36,38 @@ export const agentLogic = fromCallback<AgentActorEvent, AgentActorInput>(({ inpu
   let scheduled: NodeJS.Immediate | undefined;
   let stopped = false;
 
+  const decideAlone = (item: Pending) => {
+    let decided: Promise<readonly Decision[]>;
+    try {
+      decided = policy.act([item.request]);
+    } catch (error) {
+      decided = Promise.reject(error);
+    }
+    decided
+      .then(
+        (decisions) => reply([item], decisions),
+        (error: unknown) => item.replyTo.send({ type: 'AGENT.FAILED', reason: 'agent_error', error: errorMessage(error) }),
+      );
+  };
+
+  const reply = (batch: readonly Pending[], decisions: readonly Decision[]) => {
+    batch.forEach((item, i) => {
+      const decision = decisions[i];
+      if (!decision) {
+        item.replyTo.send({ type: 'AGENT.FAILED', reason: 'agent_error', error: 'policy returned too few decisions' });
+        return;
+      }
+      item.replyTo.send({ type: 'AGENT.DECIDED', ...decision });
+    });
+  };
+
   const flush = () => {
     scheduled = undefined;
     if (busy || queue.length === 0 || stopped) return;
     const batch = queue.length <= maxBatch ? queue : queue.slice(0, maxBatch);
     queue = queue.length <= maxBatch ? [] : queue.slice(maxBatch);
     busy = true;
-    let decided: Promise<readonly import('../policy/policy.ts').Decision[]>;
+    let decided: Promise<readonly Decision[]>;
     try {
       decided = policy.act(batch.map((item) => item.request));
     } catch (error) {
@@ -48,16 +75,7 @@ export const agentLogic = fromCallback<AgentActorEvent, AgentActorInput>(({ inpu
     }
     decided
       .then(
-        (decisions) => {
-          batch.forEach((item, i) => {
-            const decision = decisions[i];
-            if (!decision) {
-              item.replyTo.send({ type: 'AGENT.FAILED', reason: 'agent_error', error: 'policy returned too few decisions' });
-              return;
-            }
-            item.replyTo.send({ type: 'AGENT.DECIDED', ...decision });
-          });
-        },
+        (decisions) => reply(batch, decisions),
         (error: unknown) => {
           for (const item of batch) item.replyTo.send({ type: 'AGENT.FAILED', reason: 'agent_error', error: errorMessage(error) });
         },
@@ -74,6 +92,10 @@ export const agentLogic = fromCallback<AgentActorEvent, AgentActorInput>(({ inpu
 
   receive((event) => {
     if (event.type === 'ACT') {
+      if (policy.concurrent) {
+        decideAlone({ request: event.request, replyTo: event.replyTo });
+        return;
+      }
       queue.push({ request: event.request, replyTo: event.replyTo });
       schedule();
     } else {

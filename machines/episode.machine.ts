@@ -30,6 +30,18 @@ export interface EpisodeInput {
   readonly agentTimeoutMs: number;
 }
 
+/** An LLM turn's accounting, as the trajectory keeps it (policy/llm/ produces it). */
+export interface TurnUsage {
+  readonly promptTokens: number;
+  readonly completionTokens: number;
+  readonly latencyMs: number;
+  readonly retries: number;
+  /** The model's reply, verbatim. */
+  readonly reply: string;
+  /** Set when the reply named no action by the env family's rules (the model is told on its next turn). */
+  readonly formatError?: string;
+}
+
 export interface EpisodeTurn {
   readonly action: string;
   readonly reward: number;
@@ -37,6 +49,8 @@ export interface EpisodeTurn {
   readonly invalidAction: boolean;
   readonly tokenIds?: readonly number[];
   readonly logProbs?: readonly number[];
+  /** An LLM turn's tokens, latency, retries and reply (policy/llm/chat-types.ts). */
+  readonly usage?: TurnUsage;
 }
 
 /** The turns so far, newest first: plain JSON data, appended in O(1) without copying. */
@@ -61,6 +75,7 @@ export interface AgentDecision {
   readonly action: string;
   readonly tokenIds?: readonly number[];
   readonly logProbs?: readonly number[];
+  readonly usage?: TurnUsage;
 }
 
 export type EpisodeEvent =
@@ -291,6 +306,7 @@ function recordStep(context: EpisodeContext, step: Stepped): Partial<EpisodeCont
     invalidAction: step.info.invalidAction ?? false,
     ...(decision.tokenIds ? { tokenIds: decision.tokenIds } : {}),
     ...(decision.logProbs ? { logProbs: decision.logProbs } : {}),
+    ...(decision.usage ? { usage: decision.usage } : {}),
   };
   const outcome = settledBy(context, step);
   return {

@@ -103,7 +103,9 @@ const fill = runSetup.enqueueActions(({ context, enqueue }) => {
   while (queueHead < queue.length && runningCount < context.concurrency) {
     const next = queue[queueHead] as Pending;
     queueHead += 1;
-    const episodeId = `${context.runId}-e${launched}`;
+    // Named by slot and attempt, not launch order, so the same episode has the same id in every
+    // run of the same slots (LLM record/replay and resumed evaluations key on it).
+    const episodeId = `${context.runId}-s${next.slot}a${next.attempt}`;
     launched += 1;
     runningCount += 1;
     running.push({ slot: next.slot, taskId: next.taskId, groupKey: next.groupKey, attempt: next.attempt, episodeId });

@@ -3,6 +3,7 @@
  * them to `act` as one batch; a policy that keeps per-episode state (a transformer's context and
  * KV cache) drops it on `release`.
  */
+import type { TurnUsage } from './llm/chat-types.ts';
 
 export interface ActRequest {
   readonly episodeId: string;
@@ -22,6 +23,8 @@ export interface Decision {
   readonly tokenIds?: readonly number[];
   /** Log-probabilities of `tokenIds` under the policy that sampled them. */
   readonly logProbs?: readonly number[];
+  /** An LLM turn's accounting (tokens, latency, retries, the reply); kept in the trajectory. */
+  readonly usage?: TurnUsage;
 }
 
 /** One episode as the policy saw it, token in and token out (DESIGN: multi-turn token layout). */
@@ -41,6 +44,13 @@ export interface TokenTrajectory {
 
 export interface Policy {
   readonly name: string;
+  /**
+   * True when decisions are independent calls that bound their own concurrency (an LLM endpoint):
+   * the agent actor then hands each request over as soon as it arrives, so no episode waits for
+   * another's reply. Otherwise requests that arrive together form one batch, one batch at a time
+   * (a transformer decodes them in one pass).
+   */
+  readonly concurrent?: boolean;
   /** Version of the weights that produce decisions; 0 for policies without weights. */
   readonly version: number;
   act(batch: readonly ActRequest[]): Promise<readonly Decision[]>;

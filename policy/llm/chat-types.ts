@@ -56,14 +56,5 @@ export interface LlmUsage {
   readonly maxInFlight: number;
 }
 
-/** Per-turn accounting an LLM decision carries into the trajectory. */
-export interface TurnUsage {
-  readonly promptTokens: number;
-  readonly completionTokens: number;
-  readonly latencyMs: number;
-  readonly retries: number;
-  /** The model's reply, verbatim. */
-  readonly reply: string;
-  /** Set when the reply named no action by the env family's rules (the model is told on its next turn). */
-  readonly formatError?: string;
-}
+/** Per-turn accounting an LLM decision carries into the trajectory (defined with the episode it belongs to). */
+export type { TurnUsage } from '../../machines/episode.machine.ts';
