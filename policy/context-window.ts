@@ -142,6 +142,14 @@ export class EpisodeContext {
     this.#current.logProbs.push(...logProbs);
   }
 
+  /**
+   * Records an action the policy did not sample here (a replayed past turn): its tokens, ending
+   * in `</act>`, enter the context with mask 0, like agent tokens carried over from another window.
+   */
+  appendForcedAction(ids: readonly number[]): void {
+    this.#push(ids, 0);
+  }
+
   /** All windows with agent tokens; undefined when the agent never acted. */
   trajectory(): WindowedTrajectory | undefined {
     const windows = [...this.#closed, this.#current].filter((r) => agentTokens(r) > 0).map((r) => ({

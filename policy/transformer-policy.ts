@@ -11,6 +11,7 @@ import type { Transformer } from './transformer/transformer.ts';
 import { disposeCache, type SequenceCache } from './transformer/kv-cache.ts';
 import { EpisodeContext, type WindowedTrajectory } from './context-window.ts';
 import { ActionTrie, FreeFormDecoder, type ActionDecoder } from './action-trie.ts';
+import { END_ACT_ID } from './special-tokens.ts';
 import { sampleToken } from './sampling.ts';
 import { actionEncoder, orderActionWords, type ActionWordOrder } from './action-words.ts';
 import { turnRng, type Rng } from './rng.ts';
@@ -41,13 +42,31 @@ const DEFAULTS: TransformerPolicyOptions = {
   temperature: 1, topP: 1, constrained: true, maxActionTokens: 24, refillFraction: 0.75, name: 'transformer',
 };
 
+/**
+ * A request with its own sampling settings (the policy server's per-request `temperature` and
+ * `top_p`); without them the policy's options apply.
+ */
+export interface TransformerActRequest extends ActRequest {
+  readonly temperature?: number;
+  readonly topP?: number;
+}
+
+/** A past turn replayed into an episode's context by `teacherForce`. */
+export interface ForcedTurn {
+  readonly observation: string;
+  /** The actions the env listed at that turn (they set the turn's action budget, as in decoding). */
+  readonly availableActions?: readonly string[];
+  /** The action taken at that turn. */
+  readonly action: string;
+}
+
 interface Episode {
   readonly context: EpisodeContext;
   cache: SequenceCache | undefined;
 }
 
 interface Work {
-  readonly request: ActRequest;
+  readonly request: TransformerActRequest;
   readonly episode: Episode;
   readonly decoder: ActionDecoder;
   readonly rng: Rng;
@@ -88,7 +107,7 @@ export class TransformerPolicy implements Policy {
     return this.#episodes.size;
   }
 
-  async act(batch: readonly ActRequest[]): Promise<readonly Decision[]> {
+  async act(batch: readonly TransformerActRequest[]): Promise<readonly Decision[]> {
     if (batch.length === 0) return [];
     if (new Set(batch.map((r) => r.episodeId)).size !== batch.length) throw new Error('act: an episode appears twice in one batch');
     const work = batch.map((request) => this.#begin(request));
@@ -141,43 +160,88 @@ export class TransformerPolicy implements Policy {
   /** Samples one token for `w`; returns true when its action is complete. */
   #sample(w: Work, logits: Float32Array): boolean {
     const allowed = w.decoder.allowed();
-    const { token, logProb } = sampleToken(logits, w.rng, this.options, allowed);
+    const { temperature, topP } = w.request;
+    const options = temperature === undefined && topP === undefined
+      ? this.options
+      : { temperature: temperature ?? this.options.temperature, topP: topP ?? this.options.topP };
+    const { token, logProb } = sampleToken(logits, w.rng, options, allowed);
     w.decoder.advance(token);
     w.ids.push(token);
     w.logProbs.push(logProb);
     return w.decoder.done;
   }
 
-  #begin(request: ActRequest): Work {
+  #begin(request: TransformerActRequest): Work {
     let episode = this.#episodes.get(request.episodeId);
     if (episode !== undefined && request.turn === 0 && episode.context.started) {
       // A reused id starting over: the old episode's state is dropped.
       this.release(request.episodeId);
       episode = undefined;
     }
-    if (episode === undefined) {
-      episode = {
-        context: new EpisodeContext({
-          maxContext: this.model.config.maxContext,
-          refillFraction: this.options.refillFraction,
-          ...(this.options.historyTurns !== undefined ? { historyTurns: this.options.historyTurns } : {}),
-          ...(this.options.historyActionsOnly ? { historyActionsOnly: true } : {}),
-          ...(this.options.instructionTokens !== undefined ? { maxInstructionTokens: this.options.instructionTokens } : {}),
-        }),
-        cache: undefined,
-      };
-      this.#episodes.set(request.episodeId, episode);
-    }
-    const actions = request.availableActions ?? [];
-    const decoder = this.options.constrained && actions.length > 0
-      ? new ActionTrie(actions, this.#encodeAction).decoder()
-      : new FreeFormDecoder(this.tokenizer.vocabSize, this.options.maxActionTokens);
+    episode ??= this.#open(request.episodeId);
+    const decoder = this.#decoderFor(request.availableActions);
     const { windowReset } = episode.context.beginTurn(this.tokenizer.encode(request.observation), decoder.maxTokens);
     if (windowReset) {
       disposeCache(episode.cache);
       episode.cache = undefined;
     }
     return { request, episode, decoder, rng: turnRng(request.seed, request.turn), ids: [], logProbs: [] };
+  }
+
+  #open(episodeId: string): Episode {
+    const episode: Episode = {
+      context: new EpisodeContext({
+        maxContext: this.model.config.maxContext,
+        refillFraction: this.options.refillFraction,
+        ...(this.options.historyTurns !== undefined ? { historyTurns: this.options.historyTurns } : {}),
+        ...(this.options.historyActionsOnly ? { historyActionsOnly: true } : {}),
+        ...(this.options.instructionTokens !== undefined ? { maxInstructionTokens: this.options.instructionTokens } : {}),
+      }),
+      cache: undefined,
+    };
+    this.#episodes.set(episodeId, episode);
+    return episode;
+  }
+
+  #decoderFor(availableActions: readonly string[] | undefined): ActionDecoder {
+    const actions = availableActions ?? [];
+    return this.options.constrained && actions.length > 0
+      ? new ActionTrie(actions, this.#encodeAction).decoder()
+      : new FreeFormDecoder(this.tokenizer.vocabSize, this.options.maxActionTokens);
+  }
+
+  /**
+   * Rebuilds an episode from its past turns without decoding: each observation and the token ids
+   * of each action (its `</act>` included) enter the context as decoding would have put them,
+   * with the same action budget per turn, so window resets fall on the same turns. The next `act`
+   * for `episodeId` (at turn `turns.length`) then reads the same context as if the episode had
+   * been decoded live. The ids are exact for an action the env listed (constrained decoding
+   * samples exactly its tokens); a free-form action is re-tokenized, which is the same ids when
+   * the tokenizer's encoding of the decoded text is the one that was sampled. The replayed action
+   * tokens are context, not samples: mask 0 in the episode's record. Any earlier state of
+   * `episodeId` is dropped; the KV cache is built by the next `act`'s prefill.
+   */
+  teacherForce(episodeId: string, turns: readonly ForcedTurn[]): void {
+    this.release(episodeId);
+    const episode = this.#open(episodeId);
+    for (const turn of turns) {
+      const decoder = this.#decoderFor(turn.availableActions);
+      episode.context.beginTurn(this.tokenizer.encode(turn.observation), decoder.maxTokens);
+      episode.context.appendForcedAction(this.#actionIds(turn.action, decoder));
+    }
+  }
+
+  /** The ids decoding produces for `action` under `decoder` (see teacherForce). */
+  #actionIds(action: string, decoder: ActionDecoder): number[] {
+    const ids = this.#encodeAction(action);
+    // A free-form action is cut where decoding would have had to end it.
+    const cap = decoder instanceof FreeFormDecoder ? decoder.maxTokens - 1 : ids.length;
+    return [...ids.slice(0, cap), END_ACT_ID];
+  }
+
+  /** The episode's current window (what the model reads next), or undefined when it holds no state. */
+  contextTokens(episodeId: string): readonly number[] | undefined {
+    return this.#episodes.get(episodeId)?.context.tokens;
   }
 
   /** Drops the episode's state; returns its windows (context-window.ts) when it acted. */
