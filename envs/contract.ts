@@ -88,6 +88,14 @@ export interface EnvDefinition {
   /** Task ids of a split, in a fixed order. Train and test never share an id. */
   tasks(split: Split): readonly string[];
   make(): Env;
+  /**
+   * The task's sub-category, as the paper's tables group tasks (BabyAI level family, TextCraft
+   * crafting depth, SciWorld task family, Search hop count). Pure and cheap: read from the task
+   * id, never by resetting an env. Evaluation reports Avg@n and Pass@k per category; an env
+   * without it is reported overall only. An id that is not one of the env's tasks is a
+   * `TASK_UNKNOWN` error.
+   */
+  categoryOf?(taskId: string): string;
   /** An oracle that solves the task `env` was last reset to, from the env's internal state. */
   oracle?(env: Env): Oracle;
 }

@@ -17,3 +17,4 @@ export type {
 export { getEnv, listEnvs, makeEnv, registerEnv } from './registry.ts';
 export { checkEnv } from './check-env.ts';
 export { resolveEnvDefinition } from './resolve.ts';
+export { categoryCounts, orderCategories, type CategoryCount } from './categories.ts';

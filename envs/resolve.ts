@@ -1,5 +1,5 @@
 import type { EnvDefinition } from './contract.ts';
-import { getEnv } from './registry.ts';
+import { getEnv, listEnvs } from './registry.ts';
 import { remoteEnvDefinition } from './remote/ws-client.ts';
 
 export interface EnvLocation {
@@ -9,8 +9,16 @@ export interface EnvLocation {
   readonly token?: string | undefined;
 }
 
-/** The env a command runs on: the local registry's, or the same env on a remote env server. */
+/**
+ * The env a command runs on: the local registry's, or the same env on a remote env server. A
+ * remote env takes `categoryOf` from the local registry's env of the same id, when there is one:
+ * our servers serve our envs, and the wire carries no categories.
+ */
 export async function resolveEnvDefinition(location: EnvLocation): Promise<EnvDefinition> {
   if (!location.remote) return getEnv(location.env);
-  return remoteEnvDefinition(location.remote, location.env, location.token ? { token: location.token } : {});
+  const remote = await remoteEnvDefinition(location.remote, location.env, location.token ? { token: location.token } : {});
+  const local = listEnvs().find((definition) => definition.spec.id === remote.spec.id);
+  if (local?.categoryOf === undefined) return remote;
+  const categoryOf = local.categoryOf.bind(local);
+  return { ...remote, categoryOf };
 }

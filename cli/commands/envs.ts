@@ -1,23 +1,30 @@
 import type { Command } from 'commander';
-import { listEnvs } from '../../envs/index.ts';
+import { categoryCounts, listEnvs } from '../../envs/index.ts';
 import { printJson, table } from '../output.ts';
 
 export function registerEnvs(program: Command): void {
   program
     .command('envs')
-    .description('list registered environments with their splits and default horizons')
+    .description('list registered environments with their splits, test categories and default horizons')
     .option('--json', 'print JSON')
     .action((options: { json?: boolean }) => {
-      const envs = listEnvs().map(({ spec, oracle }) => ({
-        id: spec.id,
-        description: spec.description,
-        defaultHorizon: spec.defaultHorizon,
-        train: spec.splits.train,
-        test: spec.splits.test,
-        oracle: oracle !== undefined,
+      const envs = listEnvs().map((definition) => ({
+        id: definition.spec.id,
+        description: definition.spec.description,
+        defaultHorizon: definition.spec.defaultHorizon,
+        train: definition.spec.splits.train,
+        test: definition.spec.splits.test,
+        oracle: definition.oracle !== undefined,
+        // What `actorgym eval` reports Avg@n and Pass@k by: tasks per category of the test split.
+        testCategories: Object.fromEntries(categoryCounts(definition, 'test').map(({ name, tasks }) => [name, tasks])),
       }));
       if (options.json) return printJson(envs);
       const rows = envs.map((env) => [env.id, String(env.train), String(env.test), String(env.defaultHorizon), env.description]);
       console.log(table([['env', 'train', 'test', 'horizon', 'description'], ...rows]));
+      console.log('\ntest categories (tasks):');
+      for (const env of envs) {
+        const categories = Object.entries(env.testCategories).map(([name, tasks]) => `${name} ${tasks}`);
+        console.log(`  ${env.id.padEnd(10)} ${categories.length > 0 ? categories.join(' · ') : '(none)'}`);
+      }
     });
 }

@@ -6,7 +6,7 @@
 import { EnvError, type EnvDefinition, type EnvSpec } from '../contract.ts';
 import { BabyAIEnv } from './env.ts';
 import { BabyAIOracle } from './oracle.ts';
-import { babyaiTasks } from './tasks.ts';
+import { babyaiTasks, familyOf } from './tasks.ts';
 import { COLOR_NAMES } from './world.ts';
 
 export const babyaiSpec: EnvSpec = {
@@ -23,6 +23,8 @@ export const babyaiDefinition: EnvDefinition = {
   spec: babyaiSpec,
   tasks: babyaiTasks,
   make: () => new BabyAIEnv(babyaiSpec),
+  // The level family (GoTo, Pickup, ActionObjDoor, FindObjS7, OneRoomS20, SynthLoc), as the paper groups levels.
+  categoryOf: familyOf,
   oracle(env) {
     if (!(env instanceof BabyAIEnv)) {
       throw new EnvError('ENV_INTERNAL', 'the babyai oracle needs a local BabyAIEnv made by babyaiDefinition.make()');

@@ -5,6 +5,7 @@
  * See docs/envs/sciworld.md.
  */
 import { EnvError, type EnvDefinition, type EnvSpec } from '../contract.ts';
+import { sciworldCategoryOf } from './categories.ts';
 import { SciWorldEnv } from './env.ts';
 import { SciWorldOracle } from './oracle.ts';
 import { sciworldTasks, splitSize } from './tasks.ts';
@@ -25,6 +26,7 @@ export const sciworldDefinition: EnvDefinition = {
   spec: sciworldSpec,
   tasks: sciworldTasks,
   make: () => new SciWorldEnv(sciworldSpec),
+  categoryOf: sciworldCategoryOf,
   oracle(env) {
     if (!(env instanceof SciWorldEnv)) {
       throw new EnvError('ENV_INTERNAL', 'the sciworld oracle needs a local SciWorldEnv made by sciworldDefinition.make()');
@@ -35,5 +37,6 @@ export const sciworldDefinition: EnvDefinition = {
 
 export { SciWorldEnv, NO_MATCH } from './env.ts';
 export { SciWorldOracle } from './oracle.ts';
+export { sciworldCategoryOf, CATEGORY_NAMES } from './categories.ts';
 export { sciworldTasks, parseTaskId, familyOf, buildTask, FAMILIES, TEST_COUNTS, TRAIN_COUNTS } from './tasks.ts';
 export type { Family, SciTask } from './task.ts';

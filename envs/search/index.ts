@@ -5,6 +5,7 @@
  * about those facts. Exports the registry definition and the pieces tests and tools use.
  */
 import { EnvError, type EnvDefinition, type EnvSpec } from '../contract.ts';
+import { searchCategoryOf } from './categories.ts';
 import { SearchEnv, type SearchEnvOptions } from './env.ts';
 import { SearchOracle } from './oracle.ts';
 import { searchTasks } from './tasks.ts';
@@ -35,6 +36,7 @@ export function createSearchDefinition(options: SearchEnvOptions = {}): EnvDefin
     spec: searchSpec,
     tasks: searchTasks,
     make: () => new SearchEnv(searchSpec, options),
+    categoryOf: searchCategoryOf,
     oracle(env) {
       if (!(env instanceof SearchEnv)) {
         throw new EnvError('ENV_INTERNAL', 'the search oracle needs a local SearchEnv made by searchDefinition.make()');
@@ -48,6 +50,7 @@ export const searchDefinition: EnvDefinition = createSearchDefinition();
 
 export { SearchEnv, type SearchEnvOptions } from './env.ts';
 export { SearchOracle } from './oracle.ts';
+export { searchCategoryOf, HOPS_OF_KIND } from './categories.ts';
 export { searchTasks, questionOf, allQuestions, TEST_COUNTS } from './tasks.ts';
 export type { Question, QuestionKind } from './question.ts';
 export { normalizeAnswer, exactMatch } from './normalize.ts';

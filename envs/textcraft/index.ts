@@ -6,6 +6,7 @@
 import { EnvError, type EnvDefinition, type EnvSpec } from '../contract.ts';
 import { TextCraftEnv } from './env.ts';
 import { TextCraftOracle } from './oracle.ts';
+import { textcraftCategoryOf } from './categories.ts';
 import { TEST_SIZE, TRAIN_SIZE, textcraftTasks } from './tasks.ts';
 
 export const textcraftSpec: EnvSpec = {
@@ -21,6 +22,7 @@ export const textcraftDefinition: EnvDefinition = {
   spec: textcraftSpec,
   tasks: textcraftTasks,
   make: () => new TextCraftEnv(textcraftSpec),
+  categoryOf: textcraftCategoryOf,
   oracle(env) {
     if (!(env instanceof TextCraftEnv)) {
       throw new EnvError('ENV_INTERNAL', 'the textcraft oracle needs a local TextCraftEnv made by textcraftDefinition.make()');
@@ -36,4 +38,5 @@ export { CraftingTree, craftingTree, type Recipe, type Ingredient } from './tree
 export { commandSet, treeRecipes, MAX_DISTRACTORS } from './commands.ts';
 export { planCrafting } from './planner.ts';
 export { availableActions } from './actions.ts';
+export { textcraftCategoryOf } from './categories.ts';
 export { textcraftTasks, parseTaskId, TEST_DEPTH_MIX, TEST_SIZE, TRAIN_SIZE } from './tasks.ts';
