@@ -10,7 +10,7 @@
  */
 import { Subject, type Observable } from 'rxjs';
 import { createActor } from 'xstate';
-import type { EnvDefinition, Split } from '../envs/contract.ts';
+import type { Env, EnvDefinition, Split } from '../envs/contract.ts';
 import type { EpisodeEmitted, EpisodeInput, EpisodeOutput } from '../machines/episode.machine.ts';
 import { rolloutBufferMachine } from '../machines/rollout-buffer.machine.ts';
 import { runMachine, type EpisodeLaunch, type SlotSpec } from '../machines/run.machine.ts';
@@ -30,6 +30,17 @@ import { episodeResult, summarize } from './summarize.ts';
 
 export type AgentSpec = Policy | 'random' | 'oracle';
 
+/** One task slot to run, named by a caller's key (see `RolloutSystemOptions.slots`). */
+export interface RolloutSlot {
+  readonly taskId: string;
+  /**
+   * The slot number: a non-negative integer, unique in the run. The episode's seed is derived from
+   * (run seed, key) and its id is `<runId>-s<key>a<attempt>`, so the same key replays the same
+   * episode whatever else the run holds.
+   */
+  readonly key: number;
+}
+
 export interface RolloutSystemOptions {
   readonly env: EnvDefinition;
   readonly agent: AgentSpec;
@@ -37,6 +48,11 @@ export interface RolloutSystemOptions {
   readonly split?: Split;
   /** Task slots to run; default the whole split (cycled when larger than the split). */
   readonly episodes?: number;
+  /**
+   * Exactly these slots instead of `episodes`: a resumed evaluation runs only what is missing,
+   * and every slot keeps the seed and episode id it has in the full run.
+   */
+  readonly slots?: readonly RolloutSlot[];
   /** Episodes running at once. Default 16. */
   readonly concurrency?: number;
   /** Horizon schedule (`fixed:N`, `scaling:[…]@Δ`); default `fixed:<env default horizon>`. */
@@ -50,8 +66,11 @@ export interface RolloutSystemOptions {
   readonly agentTimeoutMs?: number;
   readonly clock?: RunClock;
   readonly runId?: string;
-  /** Receives every finished episode, with its trajectory (and, via `agent`, token records). */
-  readonly onEpisode?: (output: EpisodeOutput) => void;
+  /**
+   * Receives every finished episode (aborted attempts too), with its trajectory, and the env
+   * instance it ran on (already given back to the pool: read from it now, synchronously).
+   */
+  readonly onEpisode?: (output: EpisodeOutput, env: Env | undefined) => void;
 }
 
 export interface RolloutSystem {
@@ -81,6 +100,22 @@ function crashedOutput(launch: EpisodeLaunch, policyVersion: number, error: unkn
   };
 }
 
+function cycledSlots(tasks: readonly string[], episodes: number): SlotSpec[] {
+  if (!Number.isInteger(episodes) || episodes < 1) throw new Error(`episodes must be a positive integer, got ${episodes}`);
+  return Array.from({ length: episodes }, (_, slot) => ({ slot, taskId: tasks[slot % tasks.length] as string, groupKey: `${slot}` }));
+}
+
+function explicitSlots(given: readonly RolloutSlot[]): SlotSpec[] {
+  if (given.length === 0) throw new Error('slots must name at least one slot');
+  const keys = new Set<number>();
+  return given.map(({ taskId, key }) => {
+    if (!(Number.isSafeInteger(key) && key >= 0)) throw new Error(`slot key must be a non-negative integer, got ${key}`);
+    if (keys.has(key)) throw new Error(`slot key ${key} is given twice`);
+    keys.add(key);
+    return { slot: key, taskId, groupKey: `${key}` };
+  });
+}
+
 export function resolveSchedule(schedule: Schedule | string | undefined, fallbackHorizon: number): Schedule {
   if (schedule === undefined) return { kind: 'fixed', horizon: fallbackHorizon };
   if (typeof schedule !== 'string') return schedule;
@@ -94,8 +129,9 @@ export function createRolloutSystem(options: RolloutSystemOptions): RolloutSyste
   const split = options.split ?? 'test';
   const tasks = definition.tasks(split);
   if (tasks.length === 0) throw new Error(`env "${definition.spec.id}" has no ${split} tasks`);
-  const episodes = options.episodes ?? tasks.length;
-  if (!Number.isInteger(episodes) || episodes < 1) throw new Error(`episodes must be a positive integer, got ${episodes}`);
+  if (options.slots !== undefined && options.episodes !== undefined) throw new Error('give episodes or slots, not both');
+  const slots = options.slots ? explicitSlots(options.slots) : cycledSlots(tasks, options.episodes ?? tasks.length);
+  const episodes = slots.length;
   const concurrency = options.concurrency ?? 16;
   if (!Number.isInteger(concurrency) || concurrency < 1) throw new Error(`concurrency must be a positive integer, got ${concurrency}`);
   const schedule = resolveSchedule(options.schedule, definition.spec.defaultHorizon);
@@ -122,10 +158,6 @@ export function createRolloutSystem(options: RolloutSystemOptions): RolloutSyste
   const buffer = createActor(rolloutBufferMachine, { input: { groupSize: 1, capacity: episodes } }).start();
   const deadlines = new CallDeadlines(clock, sweepPeriodMs(envTimeoutMs, agentTimeoutMs));
   const logic = episodeLogic({ envOf: (id) => (slotOf.get(id) as EnvSlot).ref, agent, deadlines });
-  const slots: SlotSpec[] = Array.from({ length: episodes }, (_, slot) => {
-    const taskId = tasks[slot % tasks.length] as string;
-    return { slot, taskId, groupKey: `${slot}` };
-  });
   const settled: EpisodeResult[] = [];
   let steps = 0;
   // Shared by every episode: two calls per env step.
@@ -219,7 +251,7 @@ export function createRolloutSystem(options: RolloutSystemOptions): RolloutSyste
       ...(output.abortReason ? { abortReason: output.abortReason } : {}),
       ...(output.error ? { error: output.error } : {}),
     });
-    options.onEpisode?.(output);
+    options.onEpisode?.(output, envSlot?.env);
     run.send({ type: 'EPISODE.DONE', output });
   }
 
