@@ -1,18 +1,87 @@
 import type { AgentSpec } from '../actors/rollout-system.ts';
 import { loadCheckpointAgent } from '../actors/training/checkpoint-agent.ts';
+import type { LlmUsage } from '../policy/llm/chat-types.ts';
+import { createLlmPolicy } from '../policy/llm/create-llm-policy.ts';
+import type { BackendPreference } from '../policy/backend.ts';
+import type { LlmAgentOptions } from './llm-options.ts';
 
-const AGENTS = 'random, oracle, checkpoint:DIR';
+export const AGENT_FORMS = 'random, oracle, checkpoint:DIR, openai:MODEL';
+
+export interface ResolveContext {
+  /** The env the agent acts in (chooses an LLM's prompt). */
+  readonly env?: string;
+  readonly llm?: LlmAgentOptions;
+  readonly backend?: BackendPreference;
+  /** A checkpoint agent's sampling temperature (default: the run's evaluation temperature). */
+  readonly temperature?: number;
+}
+
+export interface ResolvedAgent {
+  readonly spec: AgentSpec;
+  /** As summaries name it: `random`, `checkpoint@60`, `openai:MODEL`. */
+  readonly name: string;
+  /** An LLM agent's run-wide calls, tokens, retries and latency. */
+  readonly usage?: () => LlmUsage;
+  /**
+   * The episode-level deadline of one decision. An LLM call enforces its own per-attempt deadline
+   * and retries; this backstop only catches a policy that never answers.
+   */
+  readonly agentTimeoutMs?: number;
+  /**
+   * Calls `stop` at the first error no retry can cure (an LLM endpoint that rejects the request,
+   * a replay that diverges from its recording); after the run, `fatalError()` is that error.
+   */
+  readonly watchFatal?: (stop: (error: Error) => void) => void;
+  readonly fatalError?: () => Error | undefined;
+  /** A checkpoint's tfjs backend. */
+  readonly backend?: string;
+  /** The env a checkpoint was trained on. */
+  readonly env?: string;
+  dispose(): Promise<void>;
+}
 
 /**
  * Turns `--agent` into what the rollout system takes. `checkpoint:DIR` loads a trained agent
- * (a run directory or its checkpoint/), on the best available tfjs backend.
+ * (a run directory or its checkpoint/), on the best available tfjs backend; `openai:MODEL` is a
+ * chat model behind an OpenAI-compatible endpoint (cli/llm-options.ts).
  */
-export async function resolveAgent(text: string): Promise<AgentSpec> {
-  if (text === 'random' || text === 'oracle') return text;
+export async function resolveAgent(text: string, context: ResolveContext = {}): Promise<ResolvedAgent> {
+  if (text === 'random' || text === 'oracle') return { spec: text, name: text, dispose: async () => {} };
   if (text.startsWith('checkpoint:')) {
     const dir = text.slice('checkpoint:'.length);
     if (dir === '') throw new Error('checkpoint agent needs a directory: --agent checkpoint:DIR');
-    return (await loadCheckpointAgent(dir)).policy;
+    const agent = await loadCheckpointAgent(dir, {
+      ...(context.backend ? { backend: context.backend } : {}),
+      ...(context.temperature !== undefined ? { temperature: context.temperature } : {}),
+    });
+    return {
+      spec: agent.policy,
+      name: agent.policy.name,
+      backend: agent.backend,
+      env: agent.config.env,
+      dispose: async () => agent.dispose(),
+    };
   }
-  throw new Error(`unknown agent "${text}"; known agents: ${AGENTS}`);
+  if (text.startsWith('openai:')) {
+    const model = text.slice('openai:'.length);
+    if (model === '') throw new Error('an LLM agent needs a model name: --agent openai:MODEL (e.g. openai:default for `actorgym serve-policy`)');
+    if (context.env === undefined) throw new Error('an openai: agent needs --env (its prompt depends on the env)');
+    const llm = context.llm ?? {};
+    const agent = createLlmPolicy({ model, env: context.env, ...llm });
+    const attemptMs = llm.timeoutMs ?? 120_000;
+    const attempts = (llm.retries ?? 4) + 1;
+    return {
+      spec: agent,
+      name: agent.name,
+      usage: () => agent.usage(),
+      watchFatal: (stop) => {
+        agent.onFatal = stop;
+      },
+      fatalError: () => agent.fatalError,
+      // Every attempt, the longest backoffs, and time queued behind the concurrency limit.
+      agentTimeoutMs: attempts * (attemptMs + 30_000) + 3_600_000,
+      dispose: () => agent.close(),
+    };
+  }
+  throw new Error(`unknown agent "${text}"; known agents: ${AGENT_FORMS}`);
 }

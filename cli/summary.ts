@@ -1,4 +1,5 @@
 /** The human rendering of a RolloutSummary, as `rollout` prints it (for `eval` and `start`). */
+import type { LlmUsage } from '../policy/llm/chat-types.ts';
 import type { RolloutSummary } from '../streams/events.ts';
 import { percent, table } from './output.ts';
 
@@ -20,5 +21,15 @@ export function printRolloutSummary(summary: RolloutSummary): void {
           summary.stepsPerSecond.toFixed(0),
         ],
       ]),
+  );
+}
+
+/** An LLM agent's accounting, one line under the summary table. */
+export function printLlmUsage(usage: LlmUsage): void {
+  console.log(
+    `LLM: ${usage.calls} calls (${usage.failedCalls} failed, ${usage.retries} retries), ` +
+      `${usage.promptTokens} prompt + ${usage.completionTokens} completion tokens, ` +
+      `latency p50 ${(usage.latencyP50Ms / 1000).toFixed(2)} s, p95 ${(usage.latencyP95Ms / 1000).toFixed(2)} s, ` +
+      `at most ${usage.maxInFlight} in flight`,
   );
 }

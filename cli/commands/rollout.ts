@@ -3,13 +3,15 @@ import { createRolloutSystem } from '../../actors/rollout-system.ts';
 import { startEventServer } from '../../actors/event-server.ts';
 import { resolveEnvDefinition } from '../../envs/index.ts';
 import type { Split } from '../../envs/contract.ts';
-import { resolveAgent } from '../agent-spec.ts';
+import { AGENT_FORMS, resolveAgent } from '../agent-spec.ts';
+import { addLlmOptions, llmOptionsFrom, type LlmFlags } from '../llm-options.ts';
+import { BACKEND_PREFERENCES, type BackendPreference } from '../../policy/backend.ts';
 import { nonNegativeInt, port, positiveInt, printJson } from '../output.ts';
 import { showRunProgress } from '../progress.ts';
 import { closeRemote } from '../close-remote.ts';
-import { printRolloutSummary } from '../summary.ts';
+import { printLlmUsage, printRolloutSummary } from '../summary.ts';
 
-interface RolloutOptions {
+interface RolloutOptions extends LlmFlags {
   env: string;
   agent: string;
   split: Split;
@@ -23,15 +25,16 @@ interface RolloutOptions {
   eventsPort?: number;
   maxRetries: number;
   envTimeout: number;
+  backend: BackendPreference;
   json?: boolean;
 }
 
 export function registerRollout(program: Command): void {
-  program
+  const command = program
     .command('rollout')
     .description('run episodes of an env with an agent and report success rate, mean reward and turns')
     .requiredOption('--env <id>', 'environment id (see `actorgym envs`)')
-    .option('--agent <agent>', 'random | oracle', 'random')
+    .option('--agent <agent>', `who acts: ${AGENT_FORMS.replaceAll(', ', ' | ')}`, 'random')
     .addOption(new Option('--split <split>', 'task split').choices(['train', 'test']).default('test'))
     .option('--episodes <n>', 'episodes to run (default: the whole split)', positiveInt('--episodes'))
     .option('--concurrency <n>', 'episodes running at once', positiveInt('--concurrency'), 16)
@@ -43,42 +46,60 @@ export function registerRollout(program: Command): void {
     .option('--events-port <port>', 'serve the live event stream over WebSocket on this port', port)
     .option('--max-retries <n>', 'retries of an episode aborted by infrastructure', nonNegativeInt('--max-retries'), 1)
     .option('--env-timeout <ms>', 'deadline of each env call', positiveInt('--env-timeout'), 30_000)
-    .option('--json', 'print one JSON object with the summary on stdout')
-    .action(async (options: RolloutOptions) => {
-      if (options.horizon !== undefined && options.schedule !== undefined) throw new Error('give --horizon or --schedule, not both');
-      const token = options.token ?? process.env.ACTORGYM_TOKEN;
-      const env = await resolveEnvDefinition({ env: options.env, remote: options.remote, token });
-      const agent = await resolveAgent(options.agent);
-      const system = createRolloutSystem({
-        env,
-        agent,
-        split: options.split,
-        ...(options.episodes !== undefined ? { episodes: options.episodes } : {}),
-        concurrency: options.concurrency,
-        ...(options.horizon !== undefined ? { schedule: `fixed:${options.horizon}` } : {}),
-        ...(options.schedule !== undefined ? { schedule: options.schedule } : {}),
-        seed: options.seed,
-        maxRetries: options.maxRetries,
-        envTimeoutMs: options.envTimeout,
-      });
-      const eventServer =
-        options.eventsPort !== undefined ? await startEventServer({ port: options.eventsPort, events: system.events, ...(token ? { token } : {}) }) : undefined;
-      if (eventServer) process.stderr.write(`live events: ${eventServer.url}\n`);
-      const total = options.episodes ?? env.tasks(options.split).length;
-      const progress = showRunProgress(system.events, total, options.maxRetries, !options.json);
-      const interrupt = () => system.stop('interrupted (SIGINT)');
-      process.once('SIGINT', interrupt);
-      const summary = await system.run();
-      process.off('SIGINT', interrupt);
-      progress?.unsubscribe();
-      await eventServer?.close();
-      if (options.json) printJson(summary);
-      else printRolloutSummary(summary);
-      if (summary.outcomes.aborted > 0) {
-        process.stderr.write(
-          `warning: ${summary.outcomes.aborted} episode(s) aborted by infrastructure failures (not scored); see outcomes.aborted\n`,
-        );
-      }
-      await closeRemote(env);
+    .addOption(new Option('--backend <backend>', 'tfjs backend of a checkpoint agent').choices(BACKEND_PREFERENCES as string[]).default('auto'))
+    .option('--json', 'print one JSON object with the summary on stdout (with `llm` usage for an openai: agent)');
+  addLlmOptions(command).action(async (options: RolloutOptions) => {
+    if (options.horizon !== undefined && options.schedule !== undefined) throw new Error('give --horizon or --schedule, not both');
+    const token = options.token ?? process.env.ACTORGYM_TOKEN;
+    const env = await resolveEnvDefinition({ env: options.env, remote: options.remote, token });
+    const agent = await resolveAgent(options.agent, {
+      env: options.env,
+      llm: llmOptionsFrom(options),
+      backend: options.backend,
+      ...(options.temperature !== undefined ? { temperature: options.temperature } : {}),
     });
+    const system = createRolloutSystem({
+      env,
+      agent: agent.spec,
+      split: options.split,
+      ...(options.episodes !== undefined ? { episodes: options.episodes } : {}),
+      concurrency: options.concurrency,
+      ...(options.horizon !== undefined ? { schedule: `fixed:${options.horizon}` } : {}),
+      ...(options.schedule !== undefined ? { schedule: options.schedule } : {}),
+      seed: options.seed,
+      maxRetries: options.maxRetries,
+      envTimeoutMs: options.envTimeout,
+      ...(agent.agentTimeoutMs !== undefined ? { agentTimeoutMs: agent.agentTimeoutMs } : {}),
+    });
+    const eventServer =
+      options.eventsPort !== undefined ? await startEventServer({ port: options.eventsPort, events: system.events, ...(token ? { token } : {}) }) : undefined;
+    if (eventServer) process.stderr.write(`live events: ${eventServer.url}\n`);
+    const total = options.episodes ?? env.tasks(options.split).length;
+    const progress = showRunProgress(system.events, total, options.maxRetries, !options.json);
+    agent.watchFatal?.((error) => system.stop(error.message));
+    const interrupt = () => system.stop('interrupted (SIGINT)');
+    process.once('SIGINT', interrupt);
+    const summary = await system.run();
+    process.off('SIGINT', interrupt);
+    progress?.unsubscribe();
+    await eventServer?.close();
+    await agent.dispose();
+    const fatal = agent.fatalError?.();
+    if (fatal) {
+      await closeRemote(env);
+      throw fatal;
+    }
+    const llm = agent.usage?.();
+    if (options.json) printJson(llm ? { ...summary, llm } : summary);
+    else {
+      printRolloutSummary(summary);
+      if (llm) printLlmUsage(llm);
+    }
+    if (summary.outcomes.aborted > 0) {
+      process.stderr.write(
+        `warning: ${summary.outcomes.aborted} episode(s) aborted by infrastructure failures (not scored); see outcomes.aborted\n`,
+      );
+    }
+    await closeRemote(env);
+  });
 }

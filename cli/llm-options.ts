@@ -1,0 +1,76 @@
+/**
+ * The flags of an `openai:MODEL` agent, shared by every command that takes `--agent`
+ * (rollout, eval). The API key is read here and handed to the client; it is never printed,
+ * not even as a default in `--help`.
+ */
+import { InvalidArgumentError, type Command } from 'commander';
+import type { CreateLlmPolicyOptions } from '../policy/llm/create-llm-policy.ts';
+import { DEFAULT_BASE_URL } from '../policy/llm/create-llm-policy.ts';
+import { nonNegativeInt, positiveInt } from './output.ts';
+
+/** What `addLlmOptions` parses, as commander hands it over. */
+export interface LlmFlags {
+  baseUrl?: string;
+  apiKey?: string;
+  temperature?: number;
+  maxTokens?: number;
+  llmConcurrency: number;
+  llmTimeout: number;
+  llmRetries: number;
+  historyTurns?: number;
+  maxContextTokens?: number;
+  listActions?: boolean;
+  llmStream?: boolean;
+  record?: string;
+  replay?: string;
+}
+
+export type LlmAgentOptions = Omit<CreateLlmPolicyOptions, 'model' | 'env'>;
+
+function temperature(text: string): number {
+  const value = Number(text);
+  if (!(text.trim() !== '' && Number.isFinite(value) && value >= 0)) throw new InvalidArgumentError(`--temperature must be a number ≥ 0, got "${text}"`);
+  return value;
+}
+
+function seconds(text: string): number {
+  const value = Number(text);
+  if (!(text.trim() !== '' && Number.isFinite(value) && value > 0)) throw new InvalidArgumentError(`--llm-timeout must be a number of seconds > 0, got "${text}"`);
+  return value;
+}
+
+/** Adds the LLM agent's flags. `--temperature` also sets a checkpoint agent's sampling temperature. */
+export function addLlmOptions(command: Command): Command {
+  return command
+    .option('--base-url <url>', `OpenAI-compatible endpoint of an openai:MODEL agent (default: OPENAI_BASE_URL, else ${DEFAULT_BASE_URL})`)
+    .option('--api-key <key>', 'API key of the endpoint (default: OPENAI_API_KEY); never printed or logged')
+    .option('--temperature <t>', 'sampling temperature, 0 = greedy (openai: default the server\'s; checkpoint: the run\'s evaluation temperature)', temperature)
+    .option('--max-tokens <n>', 'completion tokens per LLM turn (default 1024)', positiveInt('--max-tokens'))
+    .option('--llm-concurrency <n>', 'LLM requests in flight across all episodes', positiveInt('--llm-concurrency'), 16)
+    .option('--llm-timeout <s>', 'deadline of one LLM call, seconds', seconds, 120)
+    .option('--llm-retries <n>', 'retries of a failed LLM call (refused, reset, 5xx, 429, past its deadline) before the episode is aborted', nonNegativeInt('--llm-retries'), 4)
+    .option('--history-turns <n>', 'send the first turn and the last N exchanges (default: the whole conversation)', nonNegativeInt('--history-turns'))
+    .option('--max-context-tokens <n>', 'drop the oldest exchanges (never the first turn) past this many prompt tokens (estimated as characters / 4)', positiveInt('--max-context-tokens'))
+    .option('--list-actions', 'show the env\'s available actions in every user turn when its observation does not')
+    .option('--llm-stream', 'ask for streamed (SSE) replies')
+    .option('--record <file>', 'append every LLM request and reply to this JSON-lines file')
+    .option('--replay <file>', 'answer LLM calls from a recording; no endpoint is contacted');
+}
+
+export function llmOptionsFrom(flags: LlmFlags): LlmAgentOptions {
+  return {
+    ...(flags.baseUrl !== undefined ? { baseURL: flags.baseUrl } : {}),
+    ...(flags.apiKey !== undefined ? { apiKey: flags.apiKey } : {}),
+    ...(flags.temperature !== undefined ? { temperature: flags.temperature } : {}),
+    ...(flags.maxTokens !== undefined ? { maxTokens: flags.maxTokens } : {}),
+    concurrency: flags.llmConcurrency,
+    timeoutMs: Math.round(flags.llmTimeout * 1000),
+    retries: flags.llmRetries,
+    ...(flags.historyTurns !== undefined ? { historyTurns: flags.historyTurns } : {}),
+    ...(flags.maxContextTokens !== undefined ? { maxContextTokens: flags.maxContextTokens } : {}),
+    ...(flags.listActions ? { listActions: true } : {}),
+    ...(flags.llmStream ? { stream: true } : {}),
+    ...(flags.record !== undefined ? { record: flags.record } : {}),
+    ...(flags.replay !== undefined ? { replay: flags.replay } : {}),
+  };
+}

@@ -1,0 +1,86 @@
+/**
+ * An `LlmPolicy` from plain options: the chat client (endpoint, limits, record/replay) and the
+ * env family's prompt, with the documented defaults. What `--agent openai:MODEL` builds, and what
+ * an app calls to hand a chat model to `createRolloutSystem`.
+ *
+ * @example
+ * const agent = createLlmPolicy({ model: 'qwen2.5-7b-instruct', env: 'babyai', baseURL: 'http://127.0.0.1:8000/v1' });
+ * const summary = await createRolloutSystem({ env: getEnv('babyai'), agent, episodes: 16 }).run();
+ * console.log(summary.successRate, agent.usage());
+ * await agent.close();
+ */
+import { createChatClient, type ChatClientOptions } from './chat-client.ts';
+import { LlmPolicy } from './llm-policy.ts';
+import { promptFor } from './prompts/index.ts';
+
+/** The endpoint when neither the options nor OPENAI_BASE_URL name one (vLLM's default port). */
+export const DEFAULT_BASE_URL = 'http://127.0.0.1:8000/v1';
+
+export interface CreateLlmPolicyOptions {
+  readonly model: string;
+  /** Env id: chooses the prompt and parsing rules (an unknown id gets the generic Thought/Action prompt). */
+  readonly env: string;
+  /** Default: OPENAI_BASE_URL, else DEFAULT_BASE_URL. */
+  readonly baseURL?: string;
+  /** Default: OPENAI_API_KEY. Never printed, logged or recorded. */
+  readonly apiKey?: string;
+  readonly temperature?: number;
+  /** Completion tokens per turn (default 1024). */
+  readonly maxTokens?: number;
+  /** Requests in flight across all episodes (default 16). */
+  readonly concurrency?: number;
+  /** Deadline of one attempt, ms (default 120 s). */
+  readonly timeoutMs?: number;
+  /** Retries of a failed call (default 4). */
+  readonly retries?: number;
+  /** Keep the first user turn and the last N exchanges. */
+  readonly historyTurns?: number;
+  /** Drop the oldest exchanges past this estimate of the prompt's tokens. */
+  readonly maxContextTokens?: number;
+  /** Show the env's available actions in each user turn when its observation does not. */
+  readonly listActions?: boolean;
+  /** Stream replies (SSE). */
+  readonly stream?: boolean;
+  /** Append every request and reply to this JSON-lines file. */
+  readonly record?: string;
+  /** Answer from a recording; no endpoint is contacted. */
+  readonly replay?: string;
+  /** Send the episode's seed with each request (default true). */
+  readonly sendSeed?: boolean;
+}
+
+export interface LlmAgent extends LlmPolicy {
+  /** Flushes the recording, if any. */
+  close(): Promise<void>;
+}
+
+export function createLlmPolicy(options: CreateLlmPolicyOptions): LlmAgent {
+  if (options.model.trim() === '') throw new Error('an LLM agent needs a model name: --agent openai:MODEL');
+  if (options.record !== undefined && options.replay !== undefined) throw new Error('give --record or --replay, not both');
+  const apiKey = options.apiKey ?? process.env.OPENAI_API_KEY;
+  const clientOptions: ChatClientOptions = {
+    baseURL: options.baseURL ?? process.env.OPENAI_BASE_URL ?? DEFAULT_BASE_URL,
+    ...(apiKey !== undefined && apiKey !== '' ? { apiKey } : {}),
+    ...(options.concurrency !== undefined ? { concurrency: options.concurrency } : {}),
+    ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+    ...(options.retries !== undefined ? { retries: options.retries } : {}),
+    ...(options.stream !== undefined ? { stream: options.stream } : {}),
+    ...(options.record !== undefined ? { record: options.record } : {}),
+    ...(options.replay !== undefined ? { replay: options.replay } : {}),
+  };
+  const client = createChatClient(clientOptions);
+  const history = {
+    ...(options.historyTurns !== undefined ? { historyTurns: options.historyTurns } : {}),
+    ...(options.maxContextTokens !== undefined ? { maxContextTokens: options.maxContextTokens } : {}),
+  };
+  const policy = new LlmPolicy({
+    model: options.model,
+    client,
+    prompt: promptFor(options.env, { listActions: options.listActions ?? false }),
+    maxTokens: options.maxTokens ?? 1024,
+    ...(options.temperature !== undefined ? { temperature: options.temperature } : {}),
+    ...(Object.keys(history).length > 0 ? { history } : {}),
+    ...(options.sendSeed !== undefined ? { sendSeed: options.sendSeed } : {}),
+  });
+  return Object.assign(policy, { close: () => client.close() });
+}

@@ -1,0 +1,130 @@
+/**
+ * `LlmPolicy`: a chat model behind an OpenAI-compatible endpoint as an agent, prompted in
+ * AgentGym's contract. Each episode is one conversation: the first user turn frames the task and
+ * shows the reset observation, every later observation is the next user turn, every reply the
+ * assistant turn. A reply is parsed by the env family's rules (prompts/); one that names no
+ * action is the model's fault: the env gets an action it rejects (the turn counts) and the model
+ * is told why on its next turn. A call that fails through its retries throws, which ends the
+ * episode `aborted` (infrastructure), never `failure`.
+ *
+ * Decisions are independent calls (`concurrent`): the agent actor hands each one over as soon as
+ * it arrives, and the chat client bounds how many are in flight.
+ */
+import type { ActRequest, Decision, Policy, TokenTrajectory } from '../policy.ts';
+import type { ChatClient } from './chat-client.ts';
+import type { ChatMessage, ChatReply, ChatRequest, LlmUsage } from './chat-types.ts';
+import { LlmError, type LlmErrorCode } from './llm-error.ts';
+import { trimHistory, type HistoryOptions } from './history.ts';
+import type { PromptTemplate } from './prompts/index.ts';
+
+export interface LlmPolicyOptions {
+  /** The model name sent with every request (`openai:MODEL`). */
+  readonly model: string;
+  readonly client: ChatClient;
+  /** The env family's prompt and parsing rules (`promptFor(envId)`). */
+  readonly prompt: PromptTemplate;
+  /** Sent only when set; otherwise the server's default applies. */
+  readonly temperature?: number;
+  readonly maxTokens?: number;
+  /** What of the conversation is sent each turn (default: all of it). */
+  readonly history?: HistoryOptions;
+  /** Send the episode's seed with each request (default true), so a server that honours it replays. */
+  readonly sendSeed?: boolean;
+}
+
+const FATAL: ReadonlySet<LlmErrorCode> = new Set(['LLM_REJECTED', 'LLM_REPLAY_MISMATCH', 'LLM_REPLAY_MISSING']);
+
+interface Conversation {
+  readonly messages: ChatMessage[];
+  /** The format error of the last reply, told to the model before its next observation. */
+  note: string | undefined;
+}
+
+export class LlmPolicy implements Policy {
+  readonly name: string;
+  readonly version = 0;
+  readonly concurrent = true;
+  readonly #conversations = new Map<string, Conversation>();
+  #fatal: LlmError | undefined;
+  /**
+   * Called once, at the first error that no retry or other episode can cure: the endpoint
+   * rejected the request (bad key, unknown model) or a replay diverged from its recording. A
+   * command stops its run here rather than abort every remaining episode the same way.
+   */
+  onFatal: ((error: LlmError) => void) | undefined;
+
+  constructor(private readonly options: LlmPolicyOptions) {
+    this.name = `openai:${options.model}`;
+  }
+
+  act(batch: readonly ActRequest[]): Promise<readonly Decision[]> {
+    return Promise.all(batch.map((request) => this.#decide(request)));
+  }
+
+  async #decide(request: ActRequest): Promise<Decision> {
+    const { prompt, client } = this.options;
+    let conversation = this.#conversations.get(request.episodeId);
+    if (conversation === undefined || request.turn === 0) {
+      conversation = { messages: prompt.system !== undefined ? [{ role: 'system', content: prompt.system }] : [], note: undefined };
+      this.#conversations.set(request.episodeId, conversation);
+      conversation.messages.push({ role: 'user', content: prompt.firstTurn(request.observation, request.availableActions) });
+    } else {
+      conversation.messages.push({ role: 'user', content: prompt.nextTurn(request.observation, request.availableActions, conversation.note) });
+    }
+    const key = { episodeId: request.episodeId, turn: request.turn };
+    let reply: ChatReply;
+    try {
+      reply = await client.complete(this.#request(request, conversation.messages), key);
+    } catch (error) {
+      if (error instanceof LlmError && FATAL.has(error.code) && this.#fatal === undefined) {
+        this.#fatal = error;
+        this.onFatal?.(error);
+      }
+      throw error;
+    }
+    conversation.messages.push({ role: 'assistant', content: reply.content });
+    const parsed = prompt.parseReply(reply.content);
+    conversation.note = parsed.ok ? undefined : parsed.message;
+    const usage = {
+      promptTokens: reply.promptTokens,
+      completionTokens: reply.completionTokens,
+      latencyMs: reply.latencyMs,
+      retries: reply.retries,
+      reply: reply.content,
+      ...(parsed.ok ? {} : { formatError: parsed.error }),
+    };
+    return { action: parsed.ok ? parsed.action : parsed.envAction, usage };
+  }
+
+  #request(request: ActRequest, messages: readonly ChatMessage[]): ChatRequest {
+    const { model, temperature, maxTokens, history, sendSeed } = this.options;
+    return {
+      model,
+      messages: history ? trimHistory(messages, history) : [...messages],
+      ...(temperature !== undefined ? { temperature } : {}),
+      ...(maxTokens !== undefined ? { maxTokens } : {}),
+      ...(sendSeed === false ? {} : { seed: request.seed }),
+    };
+  }
+
+  /** The conversation of a running episode (for tests and debugging). */
+  conversation(episodeId: string): readonly ChatMessage[] | undefined {
+    return this.#conversations.get(episodeId)?.messages;
+  }
+
+  /** The first fatal error (see `onFatal`), if any. */
+  get fatalError(): LlmError | undefined {
+    return this.#fatal;
+  }
+
+  /** Run-wide calls, tokens, retries and latency of the chat client. */
+  usage(): LlmUsage {
+    return this.options.client.usage();
+  }
+
+  /** The trajectory keeps the replies (turn usage); there are no token ids to hand back. */
+  release(episodeId: string): TokenTrajectory | undefined {
+    this.#conversations.delete(episodeId);
+    return undefined;
+  }
+}
