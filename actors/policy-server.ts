@@ -30,6 +30,7 @@
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { promptFor } from '../policy/llm/prompts/index.ts';
 import { requestToken, tokenMatches } from '../streams/wire/auth.ts';
 import { BadRequest, readJsonBody } from './agentgym-http/http-io.ts';
 import { ApiError, asApiError, sendError, sendJson } from './policy-server/api-error.ts';
@@ -54,8 +55,8 @@ export interface PolicyServerOptions extends Pick<ServedPolicyOptions, 'maxSessi
   readonly token?: string;
   /** The checkpoint (`loadCheckpointAgent`); its policy is served with its filter and hidden actions. */
   readonly agent: Pick<CheckpointAgent, 'policy' | 'config' | 'step'>;
-  /** The env family's prompt template (`promptFor(agent.config.env)`). */
-  readonly prompt: ServedPrompt;
+  /** The env family's prompt template (default `promptFor(agent.config.env)`, as the LLM policy renders it). */
+  readonly prompt?: ServedPrompt;
   /** Default `actorgym-<env>-step<N>`. */
   readonly modelId?: string;
   readonly maxBodyBytes?: number;
@@ -85,7 +86,7 @@ export async function startPolicyServer(options: PolicyServerOptions): Promise<P
   const served = new ServedPolicy({
     policy: agent.policy.inner,
     view: { filter: agent.policy.filter, hide: agent.policy.options.hide ?? [] },
-    prompt: options.prompt,
+    prompt: options.prompt ?? promptFor(agent.config.env),
     envId: agent.config.env,
     now,
     ...pick(options, ['maxSessions', 'sessionIdleMs', 'maxBatch', 'maxQueue', 'randomSeed']),

@@ -10,34 +10,19 @@ import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { writeCheckpoint } from '../../actors/checkpoint/write.ts';
 import { startPolicyServer, type PolicyServer, type PolicyServerOptions } from '../../actors/policy-server.ts';
-import type { ServedPrompt } from '../../actors/policy-server/served-prompt.ts';
 import { loadCheckpointAgent, type CheckpointAgent } from '../../actors/training/checkpoint-agent.ts';
 import { resolveConfig } from '../../actors/training/config.ts';
 import { freshModels, toCheckpoint } from '../../actors/training/models.ts';
 import { buildTokenizer } from '../../actors/training/tokenizer-corpus.ts';
 import type { EnvDefinition } from '../../envs/contract.ts';
 import { getEnv } from '../../envs/index.ts';
+import { createRolloutSystem } from '../../actors/rollout-system.ts';
 import type { ChatMessage } from '../../policy/llm/chat-types.ts';
+import { createLlmPolicy } from '../../policy/llm/create-llm-policy.ts';
+import { promptFor } from '../../policy/llm/prompts/index.ts';
 import { selectBackend } from '../../policy/backend.ts';
 
-/** Stands in for policy/llm/prompts/ until it lands: the same API, minimal wording. */
-const prompt: ServedPrompt & { system: string; firstTurn(o: string): string; nextTurn(o: string): string } = {
-  system: 'You play BabyAI.',
-  firstTurn: (o) => `Task start.\n${o}`,
-  nextTurn: (o) => `Observation:\n${o}`,
-  readTurn(text, first) {
-    const head = first ? 'Task start.\n' : 'Observation:\n';
-    if (!text.startsWith(head)) return undefined;
-    const observation = text.slice(head.length);
-    const list = /Available actions: \[([^\n]*)\]\s*$/.exec(observation)?.[1];
-    return list === undefined ? { observation } : { observation, availableActions: [...list.matchAll(/"([^"]*)"/g)].map((m) => m[1]!) };
-  },
-  parseReply(text) {
-    const lines = text.split('\n').filter((l) => l.startsWith('Action:'));
-    return lines.length === 1 ? { ok: true, action: lines[0]!.slice('Action:'.length).trim() } : { ok: false, envAction: text.trim() };
-  },
-  formatReply: (thought, action) => `Thought: ${thought}\nAction: ${action}`,
-};
+const prompt = promptFor('babyai');
 
 const HORIZON = 6;
 let env: EnvDefinition;
@@ -108,7 +93,7 @@ async function playServed(client: OpenAI, options: { stream?: boolean } = {}): P
   return Promise.all(TASKS().map(async (taskId, e) => {
     const instance = env.make();
     const reset = await instance.reset({ taskId, seed: seedOf(e) });
-    const messages: ChatMessage[] = [{ role: 'system', content: prompt.system }, { role: 'user', content: prompt.firstTurn(reset.observation) }];
+    const messages: ChatMessage[] = [{ role: 'user', content: prompt.firstTurn(reset.observation, reset.info.availableActions) }];
     const played: Played = { actions: [], conversations: [] };
     for (let turn = 0; turn < HORIZON; turn++) {
       played.conversations.push([...messages]);
@@ -119,7 +104,7 @@ async function playServed(client: OpenAI, options: { stream?: boolean } = {}): P
       messages.push({ role: 'assistant', content });
       const step = await instance.step(parsed.action);
       if (step.terminated || step.truncated) break;
-      messages.push({ role: 'user', content: prompt.nextTurn(step.observation) });
+      messages.push({ role: 'user', content: prompt.nextTurn(step.observation, step.info.availableActions) });
     }
     await instance.close();
     return played;
@@ -141,7 +126,7 @@ const firstTurn = async () => {
   const instance = env.make();
   const { observation, info } = await instance.reset({ taskId: TASKS()[0]!, seed: 1 });
   await instance.close();
-  return { messages: [{ role: 'user' as const, content: prompt.firstTurn(observation) }], actions: info.availableActions ?? [] };
+  return { messages: [{ role: 'user' as const, content: prompt.firstTurn(observation, info.availableActions) }], actions: info.availableActions ?? [] };
 };
 
 describe('policy server (OpenAI-compatible chat endpoint)', () => {
@@ -222,6 +207,7 @@ describe('policy server (OpenAI-compatible chat endpoint)', () => {
         [{ model: 'm', messages: [{ role: 'user', content: 'hello there' }] }, 'messages[0].content', /not a first user turn of actorgym's babyai prompt/],
         [{ model: 'm', messages: [...messages, { role: 'assistant', content: 'Action: go forward' }] }, 'messages[1].role', /must end with a user turn/],
         [{ model: 'm', messages: [...messages, { role: 'user', content: prompt.nextTurn('x') }] }, 'messages[1].role', /expected an assistant turn/],
+        [{ model: 'm', messages: [{ role: 'system', content: 's' }, ...messages, { role: 'assistant', content: 'Action: drop' }, { role: 'system', content: 's' }, { role: 'user', content: 'x' }] }, 'messages[3].role', /system message may only come before/],
       ];
       for (const [body, param, message] of cases) {
         const res = await post(JSON.stringify(body));
@@ -305,16 +291,41 @@ describe('policy server (OpenAI-compatible chat endpoint)', () => {
     });
   });
 
+  it('actorgym\'s LLM policy against the server plays the same episodes as the checkpoint in-process', async () => {
+    const run = async (agentSpec: Parameters<typeof createRolloutSystem>[0]['agent']) => {
+      const episodes = new Map<string, string[]>();
+      await createRolloutSystem({
+        env, agent: agentSpec, split: 'test', episodes: 6, concurrency: 6, seed: 3, schedule: 'fixed:6',
+        onEpisode: (output) => episodes.set(output.episodeId, output.trajectory.map((t) => t.action)),
+      }).run();
+      return episodes;
+    };
+    const direct = await run(agent.policy);
+    for (const stream of [false, true]) {
+      await withServer({}, async (server) => {
+        const llm = createLlmPolicy({ model: 'default', env: 'babyai', baseURL: server.url, apiKey: 'unused', stream });
+        expect(await run(llm)).toEqual(direct);
+        expect(llm.usage()).toMatchObject({ failedCalls: 0, retries: 0 });
+        expect(llm.usage().completionTokens).toBeGreaterThan(0);
+        await llm.close();
+        expect(server.served.counts.rebuilt).toBe(direct.size);
+      });
+    }
+  });
+
   it('replays a reply that named no action as the action the env received', async () => {
     const { messages } = await firstTurn();
     const garbled = 'I am not sure what to do.';
-    const conversation: ChatMessage[] = [...messages, { role: 'assistant', content: garbled }, { role: 'user', content: prompt.nextTurn('Not a valid action.') }];
+    const told = prompt.parseReply(garbled);
+    if (told.ok) throw new Error('expected a format error');
+    const conversation: ChatMessage[] = [...messages, { role: 'assistant', content: garbled }, { role: 'user', content: prompt.nextTurn('Not a valid action.', undefined, told.message) }];
     const force = vi.spyOn(agent.policy.inner, 'teacherForce');
     try {
       await withServer({}, async (_, client) => {
         await client.chat.completions.create({ model: 'default', messages: conversation, seed: 1 });
       });
-      expect(force.mock.calls[0]![1]).toEqual([expect.objectContaining({ action: garbled })]);
+      // The env received the empty action; the model then read the observation without the note.
+      expect(force.mock.calls[0]![1]).toEqual([expect.objectContaining({ action: told.envAction })]);
     } finally {
       force.mockRestore();
     }

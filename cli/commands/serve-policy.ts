@@ -1,0 +1,67 @@
+import { Option, type Command } from 'commander';
+import { DEFAULT_MAX_SESSIONS } from '../../actors/policy-server/sessions.ts';
+import { DEFAULT_MAX_BODY_BYTES, startPolicyServer } from '../../actors/policy-server.ts';
+import { loadCheckpointAgent } from '../../actors/training/checkpoint-agent.ts';
+import { BACKEND_PREFERENCES, type BackendPreference } from '../../policy/backend.ts';
+import { port, positiveInt } from '../output.ts';
+
+interface ServePolicyOptions {
+  checkpoint: string;
+  port: number;
+  host: string;
+  token?: string;
+  temperature?: number;
+  maxSessions: number;
+  backend: BackendPreference;
+}
+
+const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|localhost)$/;
+
+export function registerServePolicy(program: Command): void {
+  program
+    .command('serve-policy')
+    .description('serve a checkpoint as an OpenAI-compatible chat model (GET /v1/models, POST /v1/chat/completions, streaming too)')
+    .requiredOption('--checkpoint <dir>', 'a run directory or its checkpoint/ directory')
+    .option('--port <port>', 'HTTP port (0 picks a free one; 8000 is where --agent openai:MODEL looks by default)', port, 8000)
+    .option('--host <host>', 'interface to listen on', '127.0.0.1')
+    .option('--token <token>', 'require this bearer token (the client\'s API key) on every route (or ACTORGYM_TOKEN)')
+    .option('--temperature <t>', 'temperature of requests that send none, 0 = greedy (default: the run\'s evaluation temperature)', (t) => {
+      const value = Number(t);
+      if (!(Number.isFinite(value) && value >= 0)) throw new Error(`--temperature must be a number ≥ 0, got "${t}"`);
+      return value;
+    })
+    .option('--max-sessions <n>', 'conversations whose state is kept between requests (least recently used dropped first)', positiveInt('--max-sessions'), DEFAULT_MAX_SESSIONS)
+    .addOption(new Option('--backend <backend>', 'tfjs backend').choices(BACKEND_PREFERENCES as string[]).default('auto'))
+    .addHelpText('after', `
+Any model name is accepted in requests ("default" too). The conversation must be the one
+actorgym's LLM policy sends for the checkpoint's env (--agent openai:default --base-url URL);
+the request's seed is the episode's sampling seed. Request bodies are limited to
+${DEFAULT_MAX_BODY_BYTES / 1024 / 1024} MiB; errors use OpenAI's shape { error: { message, type, param, code } }.`)
+    .action(async (options: ServePolicyOptions) => {
+      const agent = await loadCheckpointAgent(options.checkpoint, {
+        backend: options.backend,
+        ...(options.temperature !== undefined ? { temperature: options.temperature } : {}),
+      });
+      const token = options.token ?? process.env.ACTORGYM_TOKEN;
+      if (!LOOPBACK.test(options.host) && !token) {
+        process.stderr.write(`actorgym serve-policy: warning: listening on ${options.host} without --token; anyone who can reach it can use the model\n`);
+      }
+      const server = await startPolicyServer({
+        port: options.port,
+        host: options.host,
+        agent,
+        maxSessions: options.maxSessions,
+        ...(token ? { token } : {}),
+      });
+      process.stderr.write(`backend: ${agent.backend} · checkpoint ${agent.dir} (step ${agent.step}) · temperature ${agent.policy.inner.options.temperature}\n`);
+      // The ready line is what scripts and tests wait for; keep its shape.
+      process.stdout.write(`actorgym serve-policy: ${server.modelId} on ${server.url}\n`);
+      const shutdown = async () => {
+        await server.close();
+        agent.dispose();
+        process.exit(0);
+      };
+      process.once('SIGINT', () => void shutdown());
+      process.once('SIGTERM', () => void shutdown());
+    });
+}
