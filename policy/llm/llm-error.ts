@@ -1,0 +1,57 @@
+/**
+ * The one error the chat client throws. Its `code` says what failed; the message names the
+ * episode and turn so a log line is enough to find the call in a recording. Messages are built
+ * from the endpoint's words with the API key cut out, so no code path can print the key.
+ */
+import type { CallKey } from './chat-types.ts';
+
+export type LlmErrorCode =
+  /** Refused, reset, 5xx, 429, 408: the endpoint stayed unreachable or overloaded through the retries. */
+  | 'LLM_UNAVAILABLE'
+  /** Every attempt ran past its deadline (`timeoutMs`). */
+  | 'LLM_TIMEOUT'
+  /** A 200 whose body is not a chat completion: malformed JSON, wrong content type, a cut stream, no choice. */
+  | 'LLM_BAD_RESPONSE'
+  /** A 4xx other than 408/429 (bad request, bad key, unknown model): not retried. */
+  | 'LLM_REJECTED'
+  /** Replay: the request differs from the recorded one (hash mismatch). */
+  | 'LLM_REPLAY_MISMATCH'
+  /** Replay: the recording has no entry for this episode and turn. */
+  | 'LLM_REPLAY_MISSING';
+
+export const LLM_ERROR_CODES: readonly LlmErrorCode[] = [
+  'LLM_UNAVAILABLE',
+  'LLM_TIMEOUT',
+  'LLM_BAD_RESPONSE',
+  'LLM_REJECTED',
+  'LLM_REPLAY_MISMATCH',
+  'LLM_REPLAY_MISSING',
+];
+
+export class LlmError extends Error {
+  override readonly name = 'LlmError';
+  readonly episodeId: string;
+  readonly turn: number;
+
+  /**
+   * @param detail what went wrong, without the call's label (kept apart so a recording can
+   *   rebuild the same error on replay).
+   */
+  constructor(
+    readonly code: LlmErrorCode,
+    readonly detail: string,
+    key: CallKey,
+    /** Failed attempts before the last one (0 when the first attempt was final). */
+    readonly retries = 0,
+  ) {
+    super(`${code}: LLM call of episode ${key.episodeId} turn ${key.turn}: ${detail}`);
+    this.episodeId = key.episodeId;
+    this.turn = key.turn;
+  }
+}
+
+/** `text` with every occurrence of `secret` replaced, for messages that may echo a request. */
+export function redact(text: string, secret: string | undefined): string {
+  if (secret === undefined || secret === '') return text;
+  return text.split(secret).join('[redacted]');
+}
