@@ -45,7 +45,7 @@ export function addLlmOptions(command: Command): Command {
     .option('--base-url <url>', `OpenAI-compatible endpoint of an openai:MODEL agent (default: OPENAI_BASE_URL, else ${DEFAULT_BASE_URL})`)
     .option('--api-key <key>', 'API key of the endpoint (default: OPENAI_API_KEY); never printed or logged')
     .option('--temperature <t>', 'sampling temperature, 0 = greedy (openai: default the server\'s; checkpoint: the run\'s evaluation temperature)', temperature)
-    .option('--max-tokens <n>', 'completion tokens per LLM turn (default 1024)', positiveInt('--max-tokens'))
+    .option('--max-tokens <n>', 'completion tokens per LLM turn (default 1024; 0 = send no limit)', nonNegativeInt('--max-tokens'))
     .option('--llm-concurrency <n>', 'LLM requests in flight across all episodes', positiveInt('--llm-concurrency'), 16)
     .option('--llm-timeout <s>', 'deadline of one LLM call, seconds', seconds, 120)
     .option('--llm-retries <n>', 'retries of a failed LLM call (refused, reset, 5xx, 429, past its deadline) before the episode is aborted', nonNegativeInt('--llm-retries'), 4)

@@ -25,7 +25,7 @@ export interface CreateLlmPolicyOptions {
   /** Default: OPENAI_API_KEY. Never printed, logged or recorded. */
   readonly apiKey?: string;
   readonly temperature?: number;
-  /** Completion tokens per turn (default 1024). */
+  /** Completion tokens per turn (default 1024); 0 sends no limit (for endpoints that reject `max_tokens`, e.g. reasoning models that want `max_completion_tokens`). */
   readonly maxTokens?: number;
   /** Requests in flight across all episodes (default 16). */
   readonly concurrency?: number;
@@ -77,7 +77,7 @@ export function createLlmPolicy(options: CreateLlmPolicyOptions): LlmAgent {
     model: options.model,
     client,
     prompt: promptFor(options.env, { listActions: options.listActions ?? false }),
-    maxTokens: options.maxTokens ?? 1024,
+    ...((options.maxTokens ?? 1024) > 0 ? { maxTokens: options.maxTokens ?? 1024 } : {}),
     ...(options.temperature !== undefined ? { temperature: options.temperature } : {}),
     ...(Object.keys(history).length > 0 ? { history } : {}),
     ...(options.sendSeed !== undefined ? { sendSeed: options.sendSeed } : {}),

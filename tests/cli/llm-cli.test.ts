@@ -1,0 +1,54 @@
+/**
+ * Issue 23: `rollout --agent openai:MODEL` through the real entry point against a scripted
+ * OpenAI-compatible server: usage in `--json`, the key sent but never printed, and an endpoint
+ * that rejects the model stops the run with a clear error.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { startFaultServer, type FaultServer, type SeenRequest } from '../support/fault-server.ts';
+import { runCli } from './run-cli.ts';
+
+const SECRET = 'sk-test-7f3a9c';
+const servers: FaultServer[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((s) => s.close()));
+});
+
+const firstAction = (request: SeenRequest) => {
+  const messages = (request.body as { messages: { role: string; content: string }[] }).messages;
+  const list = /Available actions: (\[.*\])/.exec(messages[messages.length - 1]!.content);
+  return `Thought: try the first one\nAction: ${list ? (JSON.parse(list[1]!) as string[])[0] : 'turn left'}`;
+};
+
+describe('actorgym rollout --agent openai:MODEL (issue 23)', () => {
+  it('reports LLM usage in --json and never prints the API key', async () => {
+    const server = await startFaultServer({ content: firstAction, apiKey: SECRET });
+    servers.push(server);
+    const result = await runCli(['rollout', '--env', 'babyai', '--agent', 'openai:tiny', '--base-url', server.baseURL, '--api-key', SECRET,
+      '--episodes', '4', '--horizon', '3', '--json']);
+    expect(result.code, result.stderr).toBe(0);
+    const summary = JSON.parse(result.stdout) as { agent: string; episodes: number; outcomes: { aborted: number }; llm: { calls: number; promptTokens: number; latencyP50Ms: number } };
+    expect(summary.agent).toBe('openai:tiny');
+    expect(summary.outcomes.aborted).toBe(0);
+    expect(summary.llm.calls).toBeGreaterThanOrEqual(4);
+    expect(summary.llm.promptTokens).toBeGreaterThan(0);
+    expect(result.stdout + result.stderr).not.toContain(SECRET);
+    expect(server.requests.filter((r) => r.method === 'POST').every((r) => r.headers.authorization === `Bearer ${SECRET}`)).toBe(true);
+  });
+
+  it('an endpoint that rejects the model stops the run with its message, exit 1', async () => {
+    const server = await startFaultServer({ content: firstAction, models: ['served-model'] });
+    servers.push(server);
+    const result = await runCli(['rollout', '--env', 'babyai', '--agent', 'openai:wrong-model', '--base-url', server.baseURL, '--episodes', '8', '--json']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('LLM_REJECTED');
+    expect(result.stderr).toContain('wrong-model');
+    // Stopped at the first rejection: not every episode and its retry tried it.
+    expect(server.chatRequests).toBeLessThan(16);
+  });
+
+  it('--agent openai: without a model name is a clear error', async () => {
+    const result = await runCli(['rollout', '--env', 'babyai', '--agent', 'openai:']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('needs a model name');
+  });
+});
