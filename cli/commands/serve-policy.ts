@@ -1,5 +1,5 @@
 import { Option, type Command } from 'commander';
-import { DEFAULT_MAX_SESSIONS } from '../../actors/policy-server/sessions.ts';
+import { DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_MS } from '../../actors/policy-server/sessions.ts';
 import { DEFAULT_MAX_BODY_BYTES, startPolicyServer } from '../../actors/policy-server.ts';
 import { loadCheckpointAgent } from '../../actors/training/checkpoint-agent.ts';
 import { BACKEND_PREFERENCES, type BackendPreference } from '../../policy/backend.ts';
@@ -35,7 +35,9 @@ export function registerServePolicy(program: Command): void {
     .addHelpText('after', `
 Any model name is accepted in requests ("default" too). The conversation must be the one
 actorgym's LLM policy sends for the checkpoint's env (--agent openai:default --base-url URL);
-the request's seed is the episode's sampling seed. Request bodies are limited to
+the request's seed is the episode's sampling seed. A conversation the server answered keeps its
+context and KV cache until --max-sessions pushes it out or it idles ${DEFAULT_SESSION_IDLE_MS / 60_000} minutes; any other
+conversation is rebuilt from its turns, with the same result. Request bodies are limited to
 ${DEFAULT_MAX_BODY_BYTES / 1024 / 1024} MiB; errors use OpenAI's shape { error: { message, type, param, code } }.`)
     .action(async (options: ServePolicyOptions) => {
       const agent = await loadCheckpointAgent(options.checkpoint, {
