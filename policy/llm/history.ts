@@ -1,0 +1,62 @@
+/**
+ * What of an episode's conversation is sent each turn. The conversation is
+ * `[system…] user₀ (assistant user)*`: the head (any system messages and the first user turn,
+ * which frames the task) is always sent; the rest is a run of exchanges, each an assistant reply
+ * and the user turn after it. Trimming drops whole exchanges, oldest first, so the messages keep
+ * alternating user/assistant and the newest user turn (the observation to act on) is always there.
+ */
+import type { ChatMessage } from './chat-types.ts';
+
+export interface HistoryOptions {
+  /**
+   * Keep the first user turn and the last N exchanges (an exchange = assistant reply + the user
+   * turn after it); undefined = all. The newest exchange is kept even at 0, since it holds the
+   * observation to act on.
+   */
+  readonly historyTurns?: number;
+  /**
+   * Drop the oldest exchanges (never the system message or the first user turn, never the newest
+   * user turn) until the estimate fits. When the head and the newest exchange alone are over the
+   * budget they are sent as they are: the endpoint decides.
+   */
+  readonly maxContextTokens?: number;
+  /** Token estimate of a text; default ceil(chars / 4). The estimate of a conversation is the sum over its messages' contents. */
+  readonly countTokens?: (text: string) => number;
+}
+
+export const estimateTokens = (text: string): number => Math.ceil(text.length / 4);
+
+export function trimHistory(messages: readonly ChatMessage[], options: HistoryOptions): ChatMessage[] {
+  const firstUser = messages.findIndex((m) => m.role === 'user');
+  if (firstUser < 0) return [...messages];
+  const head = messages.slice(0, firstUser + 1);
+  const exchanges = splitExchanges(messages.slice(firstUser + 1));
+  // The exchange that holds the newest user turn, and every one after it, is never dropped.
+  const lastUser = exchanges.findLastIndex((e) => e.some((m) => m.role === 'user'));
+  const keepFrom = lastUser < 0 ? exchanges.length : lastUser;
+
+  const { historyTurns, maxContextTokens } = options;
+  let start = historyTurns === undefined ? 0 : Math.min(keepFrom, Math.max(0, exchanges.length - Math.floor(historyTurns)));
+
+  if (maxContextTokens !== undefined) {
+    const count = options.countTokens ?? estimateTokens;
+    const cost = (ms: readonly ChatMessage[]) => ms.reduce((sum, m) => sum + count(m.content), 0);
+    let total = cost(head) + exchanges.slice(start).reduce((sum, e) => sum + cost(e), 0);
+    while (total > maxContextTokens && start < keepFrom) {
+      total -= cost(exchanges[start] as ChatMessage[]);
+      start += 1;
+    }
+  }
+  return [...head, ...exchanges.slice(start).flat()];
+}
+
+/** Each exchange starts at an assistant message and runs to the next one. */
+function splitExchanges(rest: readonly ChatMessage[]): ChatMessage[][] {
+  const exchanges: ChatMessage[][] = [];
+  for (const message of rest) {
+    const current = exchanges[exchanges.length - 1];
+    if (message.role === 'assistant' || current === undefined) exchanges.push([message]);
+    else current.push(message);
+  }
+  return exchanges;
+}
