@@ -44,4 +44,9 @@ export const benchmarks: readonly Benchmark[] = [
     description: 'training and rollout throughput with no dashboard, a WebSocket client, and a Chromium page',
     run: async () => (await import('./dashboard-overhead.ts')).runDashboardOverheadBench(),
   },
+  {
+    name: 'llm-rollout',
+    description: 'LLM-agent rollouts against a long-tailed latency server: per-episode actors vs lock-step rounds (episodes/s, endpoint utilization)',
+    run: async () => (await import('./llm-rollout.ts')).runLlmRolloutBench(),
+  },
 ];
