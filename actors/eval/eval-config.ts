@@ -25,7 +25,3 @@ export function configDifferences(stored: Readonly<Record<string, unknown>>, wan
     (field) => `${field}: ${JSON.stringify(stored[field])} → ${JSON.stringify(wanted[field])}`,
   );
 }
-
-export function pickConfig(config: EvalConfig): EvalConfig {
-  return Object.fromEntries(FIELDS.map((field) => [field, config[field]])) as unknown as EvalConfig;
-}
