@@ -5,3 +5,8 @@ export * from './streams/index.ts';
 export { connectEnvServer, remoteEnvDefinition } from './envs/remote/ws-client.ts';
 export { createAgentGymHttpEnv, agentGymHttpDefinition } from './envs/remote/agentgym-http-env.ts';
 export type { ActRequest, Decision, Policy, TokenTrajectory } from './policy/policy.ts';
+export { createLlmPolicy, DEFAULT_BASE_URL, type CreateLlmPolicyOptions, type LlmAgent } from './policy/llm/create-llm-policy.ts';
+export { LlmPolicy, type LlmPolicyOptions } from './policy/llm/llm-policy.ts';
+export { LlmError, type LlmErrorCode } from './policy/llm/llm-error.ts';
+export { promptFor, type PromptTemplate, type PromptOptions, type ParsedReply } from './policy/llm/prompts/index.ts';
+export type { ChatMessage, ChatRequest, ChatReply, LlmUsage, TurnUsage } from './policy/llm/chat-types.ts';

@@ -7,3 +7,8 @@ export { systemClock, type RunClock } from './clock.ts';
 export { startEnvServer, type EnvServerHandle, type EnvServerOptions } from './env-server.ts';
 export { startEventServer } from './event-server.ts';
 export { startAgentGymHttpServer, type AgentGymHttpServer, type AgentGymHttpServerOptions } from './agentgym-http-server.ts';
+export { startPolicyServer, type PolicyServer, type PolicyServerOptions } from './policy-server.ts';
+export {
+  runEvaluation, passAtK, aggregate, EvalError,
+  type RunEvaluationOptions, type EvalRun, type EvalResults, type SampleResult, type Aggregate,
+} from './eval/index.ts';
