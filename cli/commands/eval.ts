@@ -77,6 +77,8 @@ export function registerEval(program: Command): void {
       const interrupt = new AbortController();
       const onSigint = () => interrupt.abort();
       process.once('SIGINT', onSigint);
+      // An endpoint that rejects the request or a replay that diverges would fail every episode alike.
+      agent.watchFatal?.(() => interrupt.abort());
       let progress: ReturnType<typeof showRunProgress>;
       try {
         const run = await runEvaluation({
@@ -100,6 +102,8 @@ export function registerEval(program: Command): void {
             progress = showRunProgress(events, episodes, options.maxRetries, !options.json);
           },
         });
+        const fatal = agent.fatalError?.();
+        if (fatal) throw fatal;
         if (run.cutBytes > 0) process.stderr.write(`removed a cut last line (${run.cutBytes} bytes) from ${run.dir}/episodes.jsonl\n`);
         if (run.alreadyComplete) process.stderr.write(`${run.dir} is already complete; nothing was run\n`);
         if (options.json) printJson(run.results);
