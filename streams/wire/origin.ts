@@ -21,7 +21,7 @@ export function isLoopbackName(name: string): boolean {
 
 /** True when a bind address reaches only this machine. */
 export function isLoopbackHost(host: string): boolean {
-  return isLoopbackName(host.startsWith('[') ? host : host.includes(':') ? `[${host}]` : host) || isLoopbackName(host);
+  return isLoopbackName(host);
 }
 
 export function originAllowed(request: IncomingMessage, allow: readonly string[] = []): boolean {
