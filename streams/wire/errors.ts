@@ -13,10 +13,14 @@ export type WireErrorCode =
   | 'UNKNOWN_OP'
   /** Missing or wrong bearer token: the body of the HTTP 401 refusing the upgrade. */
   | 'UNAUTHORIZED'
+  /** A browser page of an origin not on the server's allow-list: the body of the HTTP 403 refusing the upgrade. */
+  | 'FORBIDDEN_ORIGIN'
   /** The connection's token bucket is empty; retry later. Nothing was executed. */
   | 'RATE_LIMITED'
-  /** `create` over the per-connection instance limit. */
+  /** `create` over the per-connection or the server-wide instance limit. */
   | 'TOO_MANY_INSTANCES'
+  /** The server is draining before it exits: it starts nothing new (`create`, `reset`), and a call still running at the drain deadline gets this reply. */
+  | 'SERVER_DRAINING'
   /** No instance with this id on this connection (never created, closed, or dropped after a timeout). */
   | 'INSTANCE_UNKNOWN'
   /** A `reset`/`step`/`oracle` arrived while another one is running on the same instance. */
@@ -39,7 +43,7 @@ export interface WireError {
 }
 
 export const WIRE_ERROR_CODES: readonly WireErrorCode[] = [
-  'BAD_JSON', 'BAD_FRAME', 'UNKNOWN_OP', 'UNAUTHORIZED', 'RATE_LIMITED', 'TOO_MANY_INSTANCES',
+  'BAD_JSON', 'BAD_FRAME', 'UNKNOWN_OP', 'UNAUTHORIZED', 'FORBIDDEN_ORIGIN', 'RATE_LIMITED', 'TOO_MANY_INSTANCES', 'SERVER_DRAINING',
   'INSTANCE_UNKNOWN', 'INSTANCE_BUSY', 'NO_ORACLE', 'ENV_UNKNOWN', 'TASK_UNKNOWN',
   'ENV_NOT_RESET', 'ENV_CLOSED', 'ENV_TIMEOUT', 'ENV_INTERNAL',
 ];
@@ -76,11 +80,14 @@ const TO_ENV: Readonly<Record<WireErrorCode, EnvErrorCode>> = {
   ENV_INTERNAL: 'ENV_INTERNAL',
   // The server no longer holds the instance: for the episode the env is gone.
   INSTANCE_UNKNOWN: 'ENV_LOST',
+  // The server is going away; the episode can be played again on another one.
+  SERVER_DRAINING: 'ENV_LOST',
   // The rest are the client's fault or the transport's, never the env's.
   BAD_JSON: 'PROTOCOL_ERROR',
   BAD_FRAME: 'PROTOCOL_ERROR',
   UNKNOWN_OP: 'PROTOCOL_ERROR',
   UNAUTHORIZED: 'PROTOCOL_ERROR',
+  FORBIDDEN_ORIGIN: 'PROTOCOL_ERROR',
   RATE_LIMITED: 'PROTOCOL_ERROR',
   TOO_MANY_INSTANCES: 'PROTOCOL_ERROR',
   INSTANCE_BUSY: 'PROTOCOL_ERROR',
