@@ -22,12 +22,14 @@ const exists = (file: string): Promise<boolean> => fs.stat(file).then(() => true
 
 /**
  * The checkpoint directory for `location`: the directory itself when it holds a manifest, else
- * its `checkpoint/` (a run directory), else `checkpoint.old/` (a crash between the two renames
- * of an atomic write left the previous checkpoint there).
+ * its `checkpoint/` (a run directory), else its `checkpoint.old/`, else `<location>.old`. A crash
+ * between the renames of a write leaves the previous checkpoint complete at `.old` and nothing at
+ * `checkpoint/` (write.ts describes the states); `checkpoint/` is always complete when present,
+ * so it is preferred.
  */
 export async function locateCheckpoint(location: string): Promise<string> {
   const dir = path.resolve(location);
-  for (const candidate of [dir, path.join(dir, 'checkpoint'), path.join(dir, 'checkpoint.old')]) {
+  for (const candidate of [dir, path.join(dir, 'checkpoint'), path.join(dir, 'checkpoint.old'), `${dir}.old`]) {
     if (await exists(path.join(candidate, 'manifest.json'))) return candidate;
   }
   if (!(await exists(dir))) throw new CheckpointError('CKPT_MISSING', `no checkpoint at ${dir}: the directory does not exist`);
