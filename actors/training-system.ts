@@ -11,7 +11,6 @@
  * const summary = await training.run(); // { steps, testSuccessRate, … }
  */
 import os from 'node:os';
-import path from 'node:path';
 import { Subject, type Observable } from 'rxjs';
 import { getEnv } from '../envs/index.ts';
 import type { EnvDefinition } from '../envs/contract.ts';
@@ -25,7 +24,7 @@ import { actionEncoder } from '../policy/action-words.ts';
 import type { RolloutSummary } from '../streams/events.ts';
 import type { TrainingEvent } from '../streams/training-events.ts';
 import { readCheckpoint } from './checkpoint/read.ts';
-import { writeCheckpoint } from './checkpoint/write.ts';
+import { writeCheckpoint, type WriteCheckpointOptions } from './checkpoint/write.ts';
 import type { CheckpointData } from './checkpoint/format.ts';
 import { systemClock, type RunClock } from './clock.ts';
 import { createCurriculumActor } from './curriculum.actor.ts';
@@ -65,6 +64,8 @@ export interface TrainingOptions extends TrainingOptionsConfig {
    * even if `steps` is not reached. Per invocation, not saved with the run.
    */
   readonly maxMinutes?: number;
+  /** Test seam: called at each stage of every checkpoint write (actors/checkpoint/write.ts). */
+  readonly onCheckpointStage?: WriteCheckpointOptions['onStage'];
 }
 
 export interface TrainingSummary {
@@ -113,7 +114,7 @@ export function createTrainingSystem(options: TrainingOptions): TrainingSystem {
   const events = new Subject<TrainingEvent>();
   const env = typeof options.env === 'string' ? getEnv(options.env) : options.env;
   // What remains after the run-level fields is the run's configuration (training/config.ts).
-  const { env: _env, out: _out, resume: _resume, backend: _backend, learnerThreads: _threads, maxRetries: _retries, envTimeoutMs: _timeout, clock: _clock, maxMinutes: _budget, ...configOptions } = options;
+  const { env: _env, out: _out, resume: _resume, backend: _backend, learnerThreads: _threads, maxRetries: _retries, envTimeoutMs: _timeout, clock: _clock, maxMinutes: _budget, onCheckpointStage: _stage, ...configOptions } = options;
   // A fresh run's configuration is checked here, so a bad option fails before a dashboard or a
   // run directory is started; a resumed run's needs the checkpoint, read in run().
   const freshConfig = options.resume === undefined ? resolveConfig(env.spec.id, configOptions) : undefined;
@@ -135,7 +136,8 @@ export function createTrainingSystem(options: TrainingOptions): TrainingSystem {
       ? resumeConfig(resumed.data.state.config as unknown as TrainingConfig, env.spec.id, configOptions)
       : (freshConfig as TrainingConfig);
     if (config.relabel === true) symmetriesOf(env);
-    const out = options.out ?? (resumed && path.basename(resumed.dir) === 'checkpoint' ? path.dirname(resumed.dir) : undefined);
+    // A resumed run continues in its run directory, also when a crash left only checkpoint.old.
+    const out = options.out ?? (resumed ? RunDir.ofCheckpoint(resumed.dir) : undefined);
     const runDir = out !== undefined ? new RunDir(out) : undefined;
     const models = resumed
       ? await loadModels(resumed.data, config, resumed.dir)
@@ -185,7 +187,7 @@ export function createTrainingSystem(options: TrainingOptions): TrainingSystem {
         rng: { seed: config.seed, derivedFrom: 'seed and step' },
         config: config as unknown as Record<string, unknown>,
       });
-      return writeCheckpoint(runDir.checkpointDir, data);
+      return writeCheckpoint(runDir.checkpointDir, data, options.onCheckpointStage ? { onStage: options.onCheckpointStage } : {});
     };
     const effects: LearnerEffects = {
       collect: async ({ step }) => {

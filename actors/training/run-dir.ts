@@ -5,13 +5,19 @@
  *   DIR/metrics.jsonl                   one JSON object per learner step, appended and flushed each step
  *   DIR/trajectories/step-000001.jsonl  one line per episode of the step (aborted ones too)
  *   DIR/checkpoint/                     the latest checkpoint (actors/checkpoint/)
+ *   DIR/checkpoint.old/                 transiently, the previous one (actors/checkpoint/write.ts)
  *
  * A resumed run first cuts metrics.jsonl back to the checkpoint's step: lines written after the
- * checkpoint by the interrupted process are replayed, not duplicated.
+ * checkpoint by the interrupted process are replayed, not duplicated. It continues in the run
+ * directory its checkpoint came from, whether the crash left it at `checkpoint/` or only at
+ * `checkpoint.old/`.
  */
 import { appendFileSync, mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import type { EpisodeOutput } from '../../machines/episode.machine.ts';
+import { removeStaleCheckpointTemps } from '../checkpoint/stale.ts';
+
+const CHECKPOINT = 'checkpoint';
 
 export class RunDir {
   readonly root: string;
@@ -22,13 +28,26 @@ export class RunDir {
   constructor(out: string) {
     this.root = path.resolve(out);
     this.metricsFile = path.join(this.root, 'metrics.jsonl');
-    this.checkpointDir = path.join(this.root, 'checkpoint');
+    this.checkpointDir = path.join(this.root, CHECKPOINT);
     this.trajectoriesDir = path.join(this.root, 'trajectories');
   }
 
-  /** Creates the layout; on resume keeps metrics of steps ≤ `resumeStep` only. */
+  /**
+   * The run directory a checkpoint folder belongs to (`DIR/checkpoint` or `DIR/checkpoint.old`),
+   * or undefined for a checkpoint that lives elsewhere.
+   */
+  static ofCheckpoint(checkpointDir: string): string | undefined {
+    const name = path.basename(checkpointDir);
+    return name === CHECKPOINT || name === `${CHECKPOINT}.old` ? path.dirname(path.resolve(checkpointDir)) : undefined;
+  }
+
+  /**
+   * Creates the layout and removes the checkpoint temp folders of dead processes; on resume keeps
+   * metrics of steps ≤ `resumeStep` only.
+   */
   init(config: unknown, resumeStep: number): void {
     mkdirSync(this.trajectoriesDir, { recursive: true });
+    removeStaleCheckpointTemps(this.checkpointDir);
     writeFileSync(path.join(this.root, 'config.json'), `${JSON.stringify(config, null, 2)}\n`);
     const kept = existsSync(this.metricsFile) && resumeStep > 0
       ? readFileSync(this.metricsFile, 'utf8').split('\n').filter((line) => {
