@@ -1,0 +1,81 @@
+/**
+ * What the fuzz tests (issue 24) watch besides the replies: crashes of the process the server
+ * runs in, its memory, the env instances the server holds, and an honest client that keeps
+ * playing real episodes while the fuzzer attacks.
+ */
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import type { Env, EnvDefinition } from '../../envs/contract.ts';
+
+/** Records every 'uncaughtException' and 'unhandledRejection' of this process until `stop`. */
+export function watchCrashes(): { readonly crashes: readonly string[]; stop(): void } {
+  const crashes: string[] = [];
+  const onException = (error: unknown) => crashes.push(`uncaughtException: ${String((error as Error)?.stack ?? error)}`);
+  const onRejection = (reason: unknown) => crashes.push(`unhandledRejection: ${String((reason as Error)?.stack ?? reason)}`);
+  process.on('uncaughtException', onException);
+  process.on('unhandledRejection', onRejection);
+  return {
+    crashes,
+    stop() {
+      process.off('uncaughtException', onException);
+      process.off('unhandledRejection', onRejection);
+    },
+  };
+}
+
+// vitest does not start workers with --expose-gc; V8 can expose it at run time.
+setFlagsFromString('--expose-gc');
+const gc = runInNewContext('gc') as (() => void) | undefined;
+
+/** Resident set size and, after a full collection, the V8 heap in use (bytes). */
+export function memoryNow(): { readonly rss: number; readonly heapUsed: number } {
+  gc?.();
+  const { rss, heapUsed } = process.memoryUsage();
+  return { rss, heapUsed };
+}
+
+/** `definition` whose `live()` tells how many of its envs are made and not closed yet. */
+export function countingDefinition(definition: EnvDefinition): { readonly definition: EnvDefinition; live(): number } {
+  let live = 0;
+  const inner = new WeakMap<Env, Env>();
+  const make = (): Env => {
+    const env = definition.make();
+    live++;
+    let closed = false;
+    const counted: Env = {
+      spec: env.spec,
+      reset: (options) => env.reset(options),
+      step: (action) => env.step(action),
+      close: async () => {
+        if (!closed) {
+          closed = true;
+          live--;
+        }
+        await env.close();
+      },
+    };
+    inner.set(counted, env);
+    return counted;
+  };
+  const { oracle } = definition;
+  const counting: EnvDefinition = { ...definition, make };
+  // The oracle reads the env's own state: hand it the real env.
+  return { definition: oracle ? { ...counting, oracle: (env) => oracle(inner.get(env) ?? env) } : counting, live: () => live };
+}
+
+/** Runs `play` back to back from now until `stop()`, which waits for the run in progress and returns every run's value. */
+export function keepPlaying<T>(play: () => Promise<T>): { stop(): Promise<T[]> } {
+  let stopping = false;
+  const runs: T[] = [];
+  const loop = (async () => {
+    do runs.push(await play());
+    while (!stopping);
+  })();
+  return {
+    async stop() {
+      stopping = true;
+      await loop;
+      return runs;
+    },
+  };
+}
