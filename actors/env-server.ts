@@ -1,21 +1,28 @@
 /**
  * The env server: hosts env instances for many WebSocket connections (protocol in
  * docs/protocol.md). Every frame is validated and answered; a bad frame, an env exception or a
- * misbehaving peer costs that peer an error reply or its connection, never the server.
+ * misbehaving peer costs that peer an error reply or its connection, never the server. Limits
+ * hold per connection and server-wide (instances, outbound bytes, connections), and a drain
+ * lets running episodes finish before the server closes.
  */
 import type { EnvDefinition } from '../envs/contract.ts';
 import {
   ENV_SERVER_MAX_BUFFERED_BYTES,
+  ENV_SERVER_MAX_INSTANCES,
   ENV_SERVER_MAX_PAYLOAD,
+  ENV_SERVER_MAX_TOTAL_BUFFERED_BYTES,
   MAX_INSTANCES_PER_CONNECTION,
   RATE_LIMIT,
   SERVER_CALL_TIMEOUT_MS,
+  SERVER_DRAIN_TIMEOUT_MS,
   SERVER_HEARTBEAT_MS,
 } from '../streams/wire/limits.ts';
 import { WriteBatch } from '../streams/wire/write-batch.ts';
 import { listenWebSocket } from '../streams/wire/ws-server.ts';
 import { EnvConnection, type ConnectionContext, type EnvServerCounters } from './env-server/connection.ts';
+import { OutboundBudget } from './env-server/outbound-budget.ts';
 import { TokenBucket, type RateLimit } from './env-server/token-bucket.ts';
+import type { OpsLog } from './ops/ops-log.ts';
 
 export type { RateLimit } from './env-server/token-bucket.ts';
 
@@ -34,12 +41,24 @@ export interface EnvServerOptions {
   readonly maxPayload?: number;
   /** Instances one connection may hold. Default 256. */
   readonly maxInstancesPerConnection?: number;
+  /** Instances over all connections; `/readyz` answers 503 while at it. Default 4 096. */
+  readonly maxInstances?: number;
   /** Deadline of one reset/step/oracle (ms); past it the reply is ENV_TIMEOUT. Default 60 000. */
   readonly callTimeoutMs?: number;
-  /** Per-connection token bucket; `false` disables. Default 200 000 frames/s, burst 20 000. */
+  /** Per-connection token bucket; `false` disables. Default `RATE_LIMIT` (streams/wire/limits.ts). */
   readonly rateLimit?: RateLimit | false;
   /** Outbound bytes queued for one peer before it is closed with 1008. Default 64 MiB. */
   readonly maxBufferedBytes?: number;
+  /** Outbound bytes queued for all peers; past it a peer over its share is closed with 1008. Default 128 MiB. */
+  readonly maxTotalBufferedBytes?: number;
+  /** Browser origins allowed besides the server's own loopback pages (`*`: any); programs always pass. Default none. */
+  readonly allowOrigins?: readonly string[];
+  /** A TCP connection not upgraded within this many ms is destroyed. Default 10 000. */
+  readonly handshakeTimeoutMs?: number;
+  /** TCP connections at once. Default 512. */
+  readonly maxConnections?: number;
+  /** One JSON line per connection event (`createOpsLog`); default none. */
+  readonly log?: OpsLog;
   /** Called once the server listens. */
   readonly onListening?: (address: { readonly port: number; readonly url: string }) => void;
   /** Clock (ms) for rate limits and call deadlines. Default `performance.now`. */
@@ -56,6 +75,12 @@ export interface EnvServerStats {
   readonly errors: number;
   readonly rateLimited: number;
   readonly timeouts: number;
+  /** Connections closed with 1008 for a limit (outbound buffer, rate limit) since start. */
+  readonly policyCloses: number;
+  /** Outbound bytes queued for all peers now, and the most since start. */
+  readonly bufferedBytes: number;
+  readonly peakBufferedBytes: number;
+  readonly draining: boolean;
 }
 
 export interface EnvServerHandle {
@@ -64,6 +89,12 @@ export interface EnvServerHandle {
   readonly url: string;
   /** Closes every connection (1001) and every instance, then stops listening. */
   close(): Promise<void>;
+  /**
+   * Graceful shutdown: new connections get 503 and `/readyz` 503, `create` and `reset` get
+   * `SERVER_DRAINING`; running calls and episodes under way go on until they end or `timeoutMs`
+   * passes (calls still running then are answered `SERVER_DRAINING`); then `close()`.
+   */
+  drain(timeoutMs?: number): Promise<void>;
   stats(): EnvServerStats;
 }
 
@@ -71,19 +102,32 @@ export async function startEnvServer(options: EnvServerOptions): Promise<EnvServ
   const now = options.now ?? (() => performance.now());
   const rateLimit = options.rateLimit ?? RATE_LIMIT;
   const callTimeoutMs = options.callTimeoutMs ?? SERVER_CALL_TIMEOUT_MS;
-  const counters: EnvServerCounters = { frames: 0, errors: 0, rateLimited: 0, timeouts: 0, instances: 0 };
+  const maxServerInstances = options.maxInstances ?? ENV_SERVER_MAX_INSTANCES;
+  const log = options.log ?? (() => {});
+  const counters: EnvServerCounters = { frames: 0, errors: 0, rateLimited: 0, timeouts: 0, instances: 0, policyCloses: 0 };
+  const outbound = new OutboundBudget(
+    options.maxBufferedBytes ?? ENV_SERVER_MAX_BUFFERED_BYTES,
+    options.maxTotalBufferedBytes ?? ENV_SERVER_MAX_TOTAL_BUFFERED_BYTES,
+  );
+  const connections = new Set<EnvConnection>();
+  const disposing = new Set<Promise<void>>();
   let instanceSeq = 0;
+  let draining = false;
+  /** Resolves a drain waiting for the server to fall idle. */
+  let onSettled: (() => void) | undefined;
   const context: ConnectionContext = {
     resolveEnv: options.resolveEnv,
     maxInstances: options.maxInstancesPerConnection ?? MAX_INSTANCES_PER_CONNECTION,
+    maxServerInstances,
     callTimeoutMs,
-    maxBufferedBytes: options.maxBufferedBytes ?? ENV_SERVER_MAX_BUFFERED_BYTES,
+    outbound,
     nextInstanceId: () => `i${++instanceSeq}`,
     now,
     counters,
+    log,
+    draining: () => draining,
+    settled: () => onSettled?.(),
   };
-  const connections = new Set<EnvConnection>();
-  const disposing = new Set<Promise<void>>();
 
   const listener = await listenWebSocket(
     {
@@ -92,10 +136,20 @@ export async function startEnvServer(options: EnvServerOptions): Promise<EnvServ
       token: options.token,
       heartbeatMs: options.heartbeatMs ?? SERVER_HEARTBEAT_MS,
       maxPayload: options.maxPayload ?? ENV_SERVER_MAX_PAYLOAD,
+      ...(options.allowOrigins ? { allowOrigins: options.allowOrigins } : {}),
+      ...(options.handshakeTimeoutMs !== undefined ? { handshakeTimeoutMs: options.handshakeTimeoutMs } : {}),
+      ...(options.maxConnections !== undefined ? { maxConnections: options.maxConnections } : {}),
+      log,
+      health: () => {
+        const detail = { instances: counters.instances, maxInstances: maxServerInstances, frames: counters.frames };
+        return counters.instances >= maxServerInstances
+          ? { ready: false, reason: 'at the instance limit', detail }
+          : { ready: true, detail };
+      },
     },
-    (ws, _request, socket) => {
+    (ws, _request, socket, peer) => {
       const bucket = rateLimit === false ? undefined : new TokenBucket(rateLimit, now);
-      const connection = new EnvConnection(ws, new WriteBatch(socket), context, bucket);
+      const connection = new EnvConnection(ws, new WriteBatch(socket), context, bucket, peer.peer);
       connections.add(connection);
       ws.once('close', () => {
         connections.delete(connection);
@@ -103,6 +157,7 @@ export async function startEnvServer(options: EnvServerOptions): Promise<EnvServ
         disposing.add(disposed);
         void disposed.finally(() => disposing.delete(disposed));
       });
+      return { closeDetail: () => ({ instances: connection.instanceCount }) };
     },
   );
 
@@ -117,15 +172,52 @@ export async function startEnvServer(options: EnvServerOptions): Promise<EnvServ
   );
   sweep.unref();
 
+  let closing: Promise<void> | undefined;
+  const close = (): Promise<void> => {
+    closing ??= (async () => {
+      clearInterval(sweep);
+      await listener.close();
+      await Promise.allSettled([...disposing]);
+    })();
+    return closing;
+  };
+  let drained: Promise<void> | undefined;
+  const drain = (timeoutMs = SERVER_DRAIN_TIMEOUT_MS): Promise<void> => {
+    drained ??= (async () => {
+      draining = true;
+      listener.drain();
+      log('server.draining', { connections: connections.size, instances: counters.instances, timeoutMs });
+      const busy = () => [...connections].some((connection) => connection.busy);
+      if (busy()) {
+        await new Promise<void>((resolve) => {
+          const deadline = setTimeout(resolve, timeoutMs);
+          onSettled = () => {
+            if (busy()) return;
+            clearTimeout(deadline);
+            resolve();
+          };
+        });
+        onSettled = undefined;
+      }
+      for (const connection of connections) connection.abandonRunning();
+      await close();
+      log('server.drained', {});
+    })();
+    return drained;
+  };
+
   options.onListening?.({ port: listener.port, url: listener.url });
   return {
     port: listener.port,
     url: listener.url,
-    async close() {
-      clearInterval(sweep);
-      await listener.close();
-      await Promise.allSettled([...disposing]);
-    },
-    stats: () => ({ connections: connections.size, ...counters }),
+    close,
+    drain,
+    stats: () => ({
+      connections: connections.size,
+      ...counters,
+      bufferedBytes: outbound.bytes,
+      peakBufferedBytes: outbound.peak,
+      draining,
+    }),
   };
 }

@@ -9,8 +9,10 @@ import { decodeJson, readId } from '../../streams/wire/decode.ts';
 import { decodeEnvRequest, encodeError, encodeResult } from '../../streams/wire/env-codec.ts';
 import type { EnvRequest, RequestId } from '../../streams/wire/env-schemas.ts';
 import { toWireError, WireFault, type WireError } from '../../streams/wire/errors.ts';
-import { CloseCode } from '../../streams/wire/limits.ts';
+import { CloseCode, SERVER_CLOSE_GRACE_MS } from '../../streams/wire/limits.ts';
 import type { WriteBatch } from '../../streams/wire/write-batch.ts';
+import type { OpsLog } from '../ops/ops-log.ts';
+import type { OutboundBudget, OutboundPeer } from './outbound-budget.ts';
 import type { TokenBucket } from './token-bucket.ts';
 
 /** Server-wide counters, shared by all connections (read by `EnvServerHandle.stats`). */
@@ -20,16 +22,26 @@ export interface EnvServerCounters {
   rateLimited: number;
   timeouts: number;
   instances: number;
+  /** Connections closed with 1008 for a limit (outbound buffer, rate limit). */
+  policyCloses: number;
 }
 
 export interface ConnectionContext {
   readonly resolveEnv: (id: string) => EnvDefinition;
+  /** Instances per connection. */
   readonly maxInstances: number;
+  /** Instances over all connections. */
+  readonly maxServerInstances: number;
   readonly callTimeoutMs: number;
-  readonly maxBufferedBytes: number;
+  readonly outbound: OutboundBudget;
   readonly nextInstanceId: () => string;
   readonly now: () => number;
   readonly counters: EnvServerCounters;
+  readonly log: OpsLog;
+  /** True once the server drains: nothing new starts (`create`, `reset`). */
+  readonly draining: () => boolean;
+  /** Told whenever a call ends or an instance goes, so a drain can see the server fall idle. */
+  readonly settled: () => void;
 }
 
 interface Instance {
@@ -40,30 +52,49 @@ interface Instance {
   running: RequestId | undefined;
   startedAt: number;
   wasReset: boolean;
+  /** Reset and not yet terminated or truncated: a drain lets such an episode finish. */
+  inEpisode: boolean;
   oracle: Oracle | undefined;
-  /** The running call was answered with ENV_TIMEOUT: its late result must not be a second reply. */
-  timedOut: boolean;
+  /** The running call was already answered (ENV_TIMEOUT, SERVER_DRAINING): its late result must not be a second reply. */
+  answered: boolean;
 }
 
 type InstanceRequest = Extract<EnvRequest, { op: 'reset' | 'step' | 'oracle' }>;
 
+/** Limit-hit log lines per connection and limit are at most one per this many ms (a flood would otherwise log every frame). */
+const LIMIT_LOG_INTERVAL_MS = 1_000;
+
 export class EnvConnection {
   private readonly instances = new Map<string, Instance>();
+  private readonly outboundPeer: OutboundPeer;
+  private readonly limitLogged = new Map<string, number>();
 
   constructor(
     private readonly ws: WebSocket,
     private readonly batch: WriteBatch,
     private readonly context: ConnectionContext,
     private readonly bucket: TokenBucket | undefined,
+    private readonly peer: string,
   ) {
+    this.outboundPeer = context.outbound.add(ws);
     ws.on('message', (data: RawData, isBinary: boolean) => this.onFrame(data, isBinary));
+  }
+
+  get instanceCount(): number {
+    return this.instances.size;
+  }
+
+  /** A call is running, or an episode is under way, on one of this connection's instances. */
+  get busy(): boolean {
+    for (const instance of this.instances.values()) if (instance.running !== undefined || instance.inEpisode) return true;
+    return false;
   }
 
   /** Answers every call that has run past `callTimeoutMs` with ENV_TIMEOUT and drops its instance. */
   sweep(now: number): void {
     for (const instance of this.instances.values()) {
       if (instance.running === undefined || now - instance.startedAt < this.context.callTimeoutMs) continue;
-      instance.timedOut = true;
+      instance.answered = true;
       this.context.counters.timeouts++;
       this.replyError(instance.running, {
         code: 'ENV_TIMEOUT',
@@ -73,15 +104,29 @@ export class EnvConnection {
     }
   }
 
+  /** At the drain deadline: answers every call still running with SERVER_DRAINING. */
+  abandonRunning(): void {
+    for (const instance of this.instances.values()) {
+      if (instance.running === undefined || instance.answered) continue;
+      instance.answered = true;
+      this.replyError(instance.running, { code: 'SERVER_DRAINING', message: 'the server shut down before this call ended' });
+    }
+  }
+
   /** Closes every instance of the connection; called once the socket has closed. */
   async dispose(): Promise<void> {
+    this.context.outbound.remove(this.outboundPeer);
     await Promise.allSettled([...this.instances.values()].map((instance) => this.drop(instance)));
   }
 
   private onFrame(data: RawData, isBinary: boolean): void {
+    if (this.ws.readyState !== WebSocket.OPEN) return; // closing: its replies could not be sent
     this.context.counters.frames++;
-    if (this.bucket !== undefined && !this.bucket.take()) {
+    const verdict = this.bucket?.take() ?? 'ok';
+    if (verdict !== 'ok') {
       this.context.counters.rateLimited++;
+      this.limitHit('rate_limit');
+      if (verdict === 'close') return this.closeForPolicy('rate limit exceeded: too many frames after RATE_LIMITED');
       const json = decodeJson(data, isBinary);
       const message = 'too many frames on this connection; nothing was executed, retry later';
       return this.replyError(json.ok ? readId(json.value) : null, { code: 'RATE_LIMITED', message });
@@ -118,6 +163,7 @@ export class EnvConnection {
     if (instance.running !== undefined) {
       throw new WireFault('INSTANCE_BUSY', `instance ${instance.id} is still running request ${instance.running}`);
     }
+    if (request.op === 'reset' && this.context.draining()) throw drainingFault('starts no new episode');
     instance.running = request.id;
     instance.startedAt = this.context.now();
     let result: unknown;
@@ -127,22 +173,29 @@ export class EnvConnection {
     } catch (error) {
       failure = toWireError(error);
     }
-    if (instance.timedOut) return;
-    instance.running = undefined;
-    if (failure === undefined) this.reply(request.id, result);
-    else this.replyError(request.id, failure);
+    if (!instance.answered) {
+      instance.running = undefined;
+      if (failure === undefined) this.reply(request.id, result);
+      else this.replyError(request.id, failure);
+    }
+    this.context.settled();
   }
 
   private async invoke(instance: Instance, request: InstanceRequest): Promise<unknown> {
     switch (request.op) {
       case 'reset': {
         const { taskId, seed } = request;
+        instance.inEpisode = false;
         const result = await instance.env.reset(seed === undefined ? { taskId } : { taskId, seed });
         instance.wasReset = true;
+        instance.inEpisode = true;
         return result;
       }
-      case 'step':
-        return instance.env.step(request.action);
+      case 'step': {
+        const result = await instance.env.step(request.action);
+        if (result.terminated || result.truncated) instance.inEpisode = false;
+        return result;
+      }
       case 'oracle': {
         const { definition } = instance;
         if (definition.oracle === undefined) throw new WireFault('NO_ORACLE', `env "${definition.spec.id}" has no oracle`);
@@ -155,17 +208,29 @@ export class EnvConnection {
   }
 
   private create(envId: string): string {
+    if (this.context.draining()) throw drainingFault('creates no instances');
     if (this.instances.size >= this.context.maxInstances) {
+      this.limitHit('instances_per_connection');
       throw new WireFault(
         'TOO_MANY_INSTANCES',
         `this connection already holds ${this.context.maxInstances} instances; close some first`,
       );
     }
+    const { counters, maxServerInstances } = this.context;
+    if (counters.instances >= maxServerInstances) {
+      this.limitHit('max_instances');
+      throw new WireFault(
+        'TOO_MANY_INSTANCES',
+        `this server holds ${maxServerInstances} instances, its limit; close some or use another server`,
+      );
+    }
     const definition = this.context.resolveEnv(envId);
     const env = definition.make();
     const id = this.context.nextInstanceId();
-    this.instances.set(id, { id, definition, env, running: undefined, startedAt: 0, wasReset: false, oracle: undefined, timedOut: false });
-    this.context.counters.instances++;
+    this.instances.set(id, {
+      id, definition, env, running: undefined, startedAt: 0, wasReset: false, inEpisode: false, oracle: undefined, answered: false,
+    });
+    counters.instances++;
     return id;
   }
 
@@ -178,6 +243,7 @@ export class EnvConnection {
   private drop(instance: Instance): Promise<void> {
     if (!this.instances.delete(instance.id)) return Promise.resolve();
     this.context.counters.instances--;
+    this.context.settled();
     return instance.env.close();
   }
 
@@ -193,13 +259,39 @@ export class EnvConnection {
   private send(text: string): void {
     const ws = this.ws;
     if (ws.readyState !== WebSocket.OPEN) return; // the peer left; its instances are being closed
-    if (ws.bufferedAmount > this.context.maxBufferedBytes) {
-      ws.close(CloseCode.POLICY, 'peer too slow: outbound buffer over limit');
-      return;
+    const over = this.context.outbound.overLimit(this.outboundPeer);
+    if (over !== undefined) {
+      this.limitHit('max_buffered_bytes', { buffered: this.outboundPeer.accounted });
+      return this.closeForPolicy(over);
     }
     this.batch.hold();
     ws.send(text);
+    this.context.outbound.sent(this.outboundPeer);
   }
+
+  /**
+   * Closes with 1008 and destroys the socket after a short grace: a peer that does not read
+   * would never answer the closing handshake, and its queued replies would stay in memory for
+   * ws's 30 s close timeout.
+   */
+  private closeForPolicy(reason: string): void {
+    this.context.counters.policyCloses++;
+    this.ws.close(CloseCode.POLICY, reason);
+    const force = setTimeout(() => this.ws.terminate(), SERVER_CLOSE_GRACE_MS);
+    this.ws.once('close', () => clearTimeout(force));
+  }
+
+  private limitHit(limit: string, fields: Readonly<Record<string, number>> = {}): void {
+    const now = this.context.now();
+    const last = this.limitLogged.get(limit);
+    if (last !== undefined && now - last < LIMIT_LOG_INTERVAL_MS) return;
+    this.limitLogged.set(limit, now);
+    this.context.log('limit.hit', { limit, peer: this.peer, ...fields });
+  }
+}
+
+function drainingFault(what: string): WireFault {
+  return new WireFault('SERVER_DRAINING', `the server is shutting down and ${what}; use another server`);
 }
 
 function ignore(): void {}

@@ -4,22 +4,43 @@
  * `maxPayload`, no heartbeat), so each one is set explicitly here.
  */
 
+/** Servers: a TCP connection that has not completed its HTTP request or WebSocket upgrade within this many ms is destroyed (also node's `headersTimeout` and `requestTimeout`). */
+export const SERVER_HANDSHAKE_TIMEOUT_MS = 10_000;
+/**
+ * Servers: TCP connections open at once, upgraded or not; more are closed as soon as they are
+ * accepted. Each costs a file descriptor: keep it well below `ulimit -n` (often 1 024).
+ */
+export const SERVER_MAX_CONNECTIONS = 512;
+/** Servers: how long peers get to answer a closing handshake the server started before their sockets are destroyed (ms). */
+export const SERVER_CLOSE_GRACE_MS = 1_000;
+/** Servers: the longest a drain (SIGTERM) waits for running calls and episodes before closing every peer (ms). */
+export const SERVER_DRAIN_TIMEOUT_MS = 10_000;
+
 /** Env server: largest inbound frame (bytes); a bigger one closes the socket with 1009. */
 export const ENV_SERVER_MAX_PAYLOAD = 1024 * 1024;
 /** Env server and event server: ping interval (ms); a peer that misses one pong is terminated. 0 disables. */
 export const SERVER_HEARTBEAT_MS = 30_000;
 /** Env server: instances one connection may hold at once; more get `TOO_MANY_INSTANCES`. */
 export const MAX_INSTANCES_PER_CONNECTION = 256;
+/** Env server: instances over all connections at once; more get `TOO_MANY_INSTANCES`, and `/readyz` answers 503 while at it. */
+export const ENV_SERVER_MAX_INSTANCES = 4_096;
 /** Env server: longest `reset`/`step`/`oracle` call (ms) before the reply is `ENV_TIMEOUT` and the instance is dropped. */
 export const SERVER_CALL_TIMEOUT_MS = 60_000;
 /**
- * Env server: per-connection token bucket (frames). It stops runaway clients, not work: 64
- * concurrent episodes of a trivial env over one connection measured ~85 000 frames/s on two
- * cores, under half of it. Benchmarks on faster machines may pass `rateLimit: false`.
+ * Env server: per-connection token bucket (frames). It stops runaway clients, not work: see
+ * docs/protocol.md#rate-limit for the measurement the default is sized from (`npx tsx
+ * bench/ws-frame-rate.ts`). A connection that keeps sending once limited, `closeAfter` frames
+ * beyond the refill, is closed with 1008.
  */
-export const RATE_LIMIT = { perSecond: 200_000, burst: 20_000 } as const;
-/** Env server: outbound bytes queued for a peer that does not read before it is closed with 1008. */
+export const RATE_LIMIT = { perSecond: 50_000, burst: 5_000, closeAfter: 50_000 } as const;
+/** Env server: outbound bytes queued for one peer that does not read before it is closed with 1008. */
 export const ENV_SERVER_MAX_BUFFERED_BYTES = 64 * 1024 * 1024;
+/**
+ * Env server: outbound bytes queued for all peers together. Past it, a peer holding more than
+ * its share (this total over the number of connections) is closed with 1008, so a few peers that
+ * never read cannot together hold the server's memory.
+ */
+export const ENV_SERVER_MAX_TOTAL_BUFFERED_BYTES = 128 * 1024 * 1024;
 
 /** Env client: deadline of one call (ms); past it the call rejects with `ENV_TIMEOUT`. */
 export const CLIENT_CALL_TIMEOUT_MS = 30_000;
