@@ -1,8 +1,19 @@
 import type { Command } from 'commander';
 import { startAgentGymHttpServer } from '../../actors/agentgym-http-server.ts';
+import { rateLimitOf } from '../../actors/env-server/token-bucket.ts';
 import { startEnvServer } from '../../actors/env-server.ts';
+import { createOpsLog } from '../../actors/ops/ops-log.ts';
 import { EnvError, getEnv } from '../../envs/index.ts';
-import { port, positiveInt } from '../output.ts';
+import {
+  ENV_SERVER_MAX_INSTANCES,
+  ENV_SERVER_MAX_TOTAL_BUFFERED_BYTES,
+  RATE_LIMIT,
+  SERVER_DRAIN_TIMEOUT_MS,
+  SERVER_HANDSHAKE_TIMEOUT_MS,
+  SERVER_MAX_CONNECTIONS,
+} from '../../streams/wire/limits.ts';
+import { isLoopbackHost } from '../../streams/wire/origin.ts';
+import { nonNegativeInt, port, positiveInt } from '../output.ts';
 
 interface ServeOptions {
   port: number;
@@ -10,7 +21,17 @@ interface ServeOptions {
   token?: string;
   agentgymHttp?: number;
   maxInstances: number;
+  maxInstancesPerConnection: number;
+  maxConnections: number;
+  maxBufferedBytes: number;
+  rateLimit: number;
+  handshakeTimeout: number;
+  drainTimeout: number;
+  allowOrigin: string[];
+  logJson?: boolean;
 }
+
+const collect = (value: string, previous: string[]) => [...previous, value];
 
 export function registerServe(program: Command): void {
   program
@@ -21,10 +42,23 @@ export function registerServe(program: Command): void {
     .option('--host <host>', 'interface to listen on', '127.0.0.1')
     .option('--token <token>', 'require this bearer token (or ACTORGYM_TOKEN)')
     .option('--agentgym-http <port>', "also speak AgentGym's HTTP protocol on this port", port)
-    .option('--max-instances <n>', 'env instances per connection', positiveInt('--max-instances'), 1024)
+    .option('--max-instances <n>', 'env instances over all connections (more get TOO_MANY_INSTANCES)', positiveInt('--max-instances'), ENV_SERVER_MAX_INSTANCES)
+    .option('--max-instances-per-connection <n>', 'env instances one connection may hold', positiveInt('--max-instances-per-connection'), 1024)
+    .option('--max-connections <n>', 'TCP connections at once (keep below `ulimit -n`)', positiveInt('--max-connections'), SERVER_MAX_CONNECTIONS)
+    .option('--max-buffered-bytes <bytes>', 'replies queued for all peers together; past it a peer that does not read is closed (1008)', positiveInt('--max-buffered-bytes'), ENV_SERVER_MAX_TOTAL_BUFFERED_BYTES)
+    .option('--rate-limit <frames-per-s>', 'frames per second one connection may send (0: no limit)', nonNegativeInt('--rate-limit'), RATE_LIMIT.perSecond)
+    .option('--handshake-timeout <ms>', 'a connection that has not upgraded by then is closed', positiveInt('--handshake-timeout'), SERVER_HANDSHAKE_TIMEOUT_MS)
+    .option('--drain-timeout <ms>', 'on SIGTERM/SIGINT, how long running episodes may go on before the server closes', nonNegativeInt('--drain-timeout'), SERVER_DRAIN_TIMEOUT_MS)
+    .option('--allow-origin <origin>', 'a browser origin allowed to connect, e.g. https://lab.example (repeatable; * allows any)', collect, [])
+    .option('--log-json', 'one JSON line on stderr per connection event (opened, refused, closed, limit hit)')
     .action(async (envId: string, options: ServeOptions) => {
       const definition = getEnv(envId);
       const token = options.token ?? process.env.ACTORGYM_TOKEN;
+      if (!token && !isLoopbackHost(options.host)) {
+        process.stderr.write(
+          `actorgym serve: warning: listening on ${options.host} without --token; anyone who can reach this machine can open and step env instances\n`,
+        );
+      }
       const server = await startEnvServer({
         port: options.port,
         host: options.host,
@@ -32,7 +66,14 @@ export function registerServe(program: Command): void {
           if (id === definition.spec.id) return definition;
           throw new EnvError('ENV_UNKNOWN', `this server serves "${definition.spec.id}", not "${id}"`);
         },
-        maxInstancesPerConnection: options.maxInstances,
+        maxInstances: options.maxInstances,
+        maxInstancesPerConnection: options.maxInstancesPerConnection,
+        maxConnections: options.maxConnections,
+        maxTotalBufferedBytes: options.maxBufferedBytes,
+        rateLimit: rateLimitOf(options.rateLimit),
+        handshakeTimeoutMs: options.handshakeTimeout,
+        allowOrigins: options.allowOrigin,
+        log: createOpsLog({ server: 'env', enabled: options.logJson === true }),
         ...(token ? { token } : {}),
       });
       // The ready line is what scripts and tests wait for; keep its shape.
@@ -42,11 +83,15 @@ export function registerServe(program: Command): void {
           ? await startAgentGymHttpServer({ port: options.agentgymHttp, host: options.host, definition })
           : undefined;
       if (http) process.stdout.write(`actorgym serve: AgentGym HTTP protocol on ${http.url}\n`);
+      // The first signal drains (running episodes finish, within --drain-timeout); a second one closes at once.
+      let stopping = false;
       const shutdown = async () => {
-        await Promise.all([server.close(), http?.close()]);
+        if (stopping) await server.close();
+        stopping = true;
+        await Promise.all([server.drain(options.drainTimeout), http?.close()]);
         process.exit(0);
       };
-      process.once('SIGINT', () => void shutdown());
-      process.once('SIGTERM', () => void shutdown());
+      process.on('SIGINT', () => void shutdown());
+      process.on('SIGTERM', () => void shutdown());
     });
 }
