@@ -20,7 +20,6 @@ import { parseSchedule, type Schedule } from '../machines/schedule.ts';
 import { selectBackend, type BackendPreference } from '../policy/backend.ts';
 import { FilteredPolicy } from '../policy/observation-filter.ts';
 import { TransformerPolicy } from '../policy/transformer-policy.ts';
-import { actionEncoder } from '../policy/action-words.ts';
 import type { RolloutSummary } from '../streams/events.ts';
 import type { TrainingEvent } from '../streams/training-events.ts';
 import { readCheckpoint } from './checkpoint/read.ts';
@@ -210,7 +209,7 @@ export function createTrainingSystem(options: TrainingOptions): TrainingSystem {
         const metrics = await trainStep({
           model: models.model, reference: models.reference, optimizer: models.optimizer, args: config,
           episodes: collected.episodes, seed: config.seed, step, dropUninformative: config.dropUninformative,
-          encode: actionEncoder((text) => models.tokenizer.encode(text), config.actionWords),
+          decoding: agent.actionDecoding,
           ...(parallel ? { parallel } : {}),
         });
         return { ...stats, ...metrics, learnSeconds: (performance.now() - started) / 1000 };

@@ -11,6 +11,13 @@
  * and top-p only shape exploration: tokens outside the action grammar simply get less mass as
  * the policy learns which continuations pay. Temperature 0 means greedy (argmax over the
  * allowed tokens); its log-prob is then taken at temperature 1.
+ *
+ * `sampledLogProb` is the log-prob of the token under the distribution it was actually drawn
+ * from: the softmax restricted to the allowed tokens and renormalised (then to the nucleus when
+ * top-p < 1); 0 when the choice was forced (one allowed token) or greedy. At top-p 1 it is what
+ * the learner's constrained scoring computes for the same position, because the learner rebuilds
+ * the allowed sets with the sampler's own decoders (policy/action-trie.ts `actionDecoder`,
+ * actors/learner/allowed-tokens.ts).
  */
 import type { Rng } from './rng.ts';
 
@@ -25,6 +32,8 @@ export interface SampledToken {
   readonly token: number;
   /** log softmax(logits / temperature)[token] over the full vocabulary (see the module note). */
   readonly logProb: number;
+  /** Log-prob under the distribution the token was drawn from (see the module note). */
+  readonly sampledLogProb: number;
 }
 
 /** log Σ exp(x_i / t) over `logits` (all of them). */
@@ -50,7 +59,7 @@ export function sampleToken(logits: Float32Array, rng: Rng, options: SamplingOpt
   if (temperature === 0 || candidates.length === 1) {
     let best = candidates[0]!;
     for (const c of candidates) if (logits[c]! > logits[best]!) best = c;
-    return { token: best, logProb: logProbOf(best) };
+    return { token: best, logProb: logProbOf(best), sampledLogProb: 0 };
   }
 
   // Sampling distribution: the full-vocabulary softmax restricted to `candidates`, renormalised.
@@ -65,12 +74,16 @@ export function sampleToken(logits: Float32Array, rng: Rng, options: SamplingOpt
     order = order.slice(0, Math.max(1, keep));
   }
   const total = order.reduce((a, i) => a + weights[i]!, 0);
+  // log(weight / total) from the log-probs, so a tiny weight keeps its precision.
+  const drawn = (i: number): SampledToken => {
+    const token = candidates[i]!;
+    return { token, logProb: logProbOf(token), sampledLogProb: logProbOf(token) - Math.log(total) };
+  };
   let u = rng.next() * total;
   for (const i of order) {
     u -= weights[i]!;
-    if (u < 0) return { token: candidates[i]!, logProb: logProbOf(candidates[i]!) };
+    if (u < 0) return drawn(i);
   }
   // Float round-off left u ≥ 0 after the last term: take the last kept candidate.
-  const last = candidates[order[order.length - 1]!]!;
-  return { token: last, logProb: logProbOf(last) };
+  return drawn(order[order.length - 1]!);
 }

@@ -10,7 +10,7 @@ import type { Tokenizer } from './tokenizer.ts';
 import type { Transformer } from './transformer/transformer.ts';
 import { disposeCache, type SequenceCache } from './transformer/kv-cache.ts';
 import { EpisodeContext, type WindowedTrajectory } from './context-window.ts';
-import { ActionTrie, FreeFormDecoder, type ActionDecoder } from './action-trie.ts';
+import { actionDecoder, defaultMaxActionTokens, FreeFormDecoder, type ActionDecoder, type ActionDecoding } from './action-trie.ts';
 import { END_ACT_ID } from './special-tokens.ts';
 import { sampleToken } from './sampling.ts';
 import { actionEncoder, orderActionWords, type ActionWordOrder } from './action-words.ts';
@@ -84,7 +84,7 @@ export class TransformerPolicy implements Policy {
   readonly #encodeAction: (text: string) => number[];
 
   constructor(readonly model: Transformer, readonly tokenizer: Tokenizer, options: Partial<TransformerPolicyOptions> = {}) {
-    const maxActionTokens = Math.min(DEFAULTS.maxActionTokens, Math.floor(model.config.maxContext / 4));
+    const maxActionTokens = defaultMaxActionTokens(model.config.maxContext);
     this.options = { ...DEFAULTS, maxActionTokens, ...options };
     this.name = this.options.name;
     this.#actionWords = this.options.actionWords ?? 'as-written';
@@ -203,11 +203,16 @@ export class TransformerPolicy implements Policy {
     return episode;
   }
 
+  /**
+   * What decides each turn's decoder, hence the allowed tokens at each position; the learner
+   * rebuilds the same decoders from it to score what was sampled (actors/learner/allowed-tokens.ts).
+   */
+  get actionDecoding(): ActionDecoding {
+    return { constrained: this.options.constrained, encode: this.#encodeAction, vocabSize: this.tokenizer.vocabSize, maxActionTokens: this.options.maxActionTokens };
+  }
+
   #decoderFor(availableActions: readonly string[] | undefined): ActionDecoder {
-    const actions = availableActions ?? [];
-    return this.options.constrained && actions.length > 0
-      ? new ActionTrie(actions, this.#encodeAction).decoder()
-      : new FreeFormDecoder(this.tokenizer.vocabSize, this.options.maxActionTokens);
+    return actionDecoder(availableActions, this.actionDecoding);
   }
 
   /**

@@ -11,6 +11,7 @@
  */
 import type { Algorithm } from '../../algorithms/index.ts';
 import { deriveSeed } from '../../machines/seed.ts';
+import { defaultMaxActionTokens, type ActionDecoding } from '../../policy/action-trie.ts';
 import { mulberry32 } from '../../policy/rng.ts';
 import type { Transformer } from '../../policy/transformer/transformer.ts';
 import { AllowedTokensBuilder } from './allowed-tokens.ts';
@@ -35,8 +36,16 @@ export interface TrainStepInput {
   readonly step: number;
   /** GRPO/RLOO: skip groups whose rewards are all equal (their advantage is 0). */
   readonly dropUninformative: boolean;
-  /** The tokenizer's encode, to rebuild the action tries constrained decoding used. */
-  readonly encode: (text: string) => number[];
+  /**
+   * How the policy chose each turn's decoder (TransformerPolicy.actionDecoding): the learner
+   * rebuilds the same decoders, so it scores the distribution each token was sampled from.
+   */
+  readonly decoding?: ActionDecoding;
+  /**
+   * Without `decoding`: the action encoding of a default TransformerPolicy over `model`
+   * (constrained, tokenizer vocabulary = the model's, default free-form cap).
+   */
+  readonly encode?: (text: string) => number[];
   /** Half of the scoring and of every minibatch's gradients computed on a second core (data-parallel.ts). */
   readonly parallel?: DataParallelGrads;
 }
@@ -53,10 +62,17 @@ function shuffled(n: number, seed: number): number[] {
   return order;
 }
 
+function decodingOf(input: TrainStepInput): ActionDecoding {
+  if (input.decoding !== undefined) return input.decoding;
+  if (input.encode === undefined) throw new Error('trainStep needs the policy\'s action decoding (or its encode)');
+  const { vocabSize, maxContext } = input.model.config;
+  return { constrained: true, encode: input.encode, vocabSize, maxActionTokens: defaultMaxActionTokens(maxContext) };
+}
+
 export async function trainStep(input: TrainStepInput): Promise<Record<string, number>> {
   const { model, reference, optimizer, args, step } = input;
   const algo: Algorithm = args.algo;
-  const set = selectRows(input.episodes, algo, input.dropUninformative, new AllowedTokensBuilder(input.encode));
+  const set = selectRows(input.episodes, algo, input.dropUninformative, new AllowedTokensBuilder(decodingOf(input)));
   const base = { trainedEpisodes: set.episodes.length, trainedWindows: set.rows.length, groups: set.groups, groupsWithSignal: set.groupsWithSignal };
   const zero = Object.fromEntries(MEAN_KEYS.map((k) => [k, 0]));
   if (set.rows.length === 0) return { ...zero, ...base, updates: 0, trainedTokens: 0, tokensPerSec: 0 };

@@ -7,7 +7,7 @@ import type { EpisodeOutput } from '../../machines/episode.machine.ts';
 import type { TokenTrajectory } from '../../policy/policy.ts';
 import type { EpisodeOutcome } from '../../streams/events.ts';
 
-const noAllowed = new AllowedTokensBuilder(() => []);
+const noAllowed = new AllowedTokensBuilder({ constrained: true, encode: () => [], vocabSize: 32, maxActionTokens: 8 });
 
 /** A window: `agent` marks which positions are agent tokens. */
 function window(agent: readonly number[]): TokenTrajectory {

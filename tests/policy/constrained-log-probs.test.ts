@@ -29,7 +29,7 @@ describe('constrained scoring (policy/transformer/constrained-log-probs.ts)', ()
     const record = policy.take('e')!;
     expect(record.availableActions).toEqual([ACTIONS, ACTIONS, ACTIONS]);
     const windows = record.trajectory.windows;
-    const allowed = new AllowedTokensBuilder((t) => tokenizer.encode(t)).forEpisode(windows, record.availableActions);
+    const allowed = new AllowedTokensBuilder(new TransformerPolicy(model, tokenizer, {}).actionDecoding).forEpisode(windows, record.availableActions);
     for (const [i, w] of windows.entries()) {
       const padded = padRows([{ tokens: [...w.tokens], allowed: allowed[i]! }]);
       const { constrained, full, logits } = tf.tidy(() => {
