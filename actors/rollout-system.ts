@@ -60,6 +60,12 @@ export interface RolloutSystemOptions {
   readonly seed?: number;
   /** Retries of a slot whose episode was aborted (on a fresh env slot). Default 1. */
   readonly maxRetries?: number;
+  /**
+   * Further retries of a slot whose episodes were aborted because their env server was lost
+   * (`env_lost`), on top of `maxRetries`: with a pool of servers the retry runs on a live one
+   * (envs/remote/ws-pool.ts), so a server dying costs no slot while another is up. Default 10.
+   */
+  readonly maxLostRetries?: number;
   /** Deadline of each env call (reset, step). Default 30 s. */
   readonly envTimeoutMs?: number;
   /** Deadline of each agent decision. Default 120 s. */
@@ -159,6 +165,7 @@ export function createRolloutSystem(options: RolloutSystemOptions): RolloutSyste
   const deadlines = new CallDeadlines(clock, sweepPeriodMs(envTimeoutMs, agentTimeoutMs));
   const logic = episodeLogic({ envOf: (id) => (slotOf.get(id) as EnvSlot).ref, agent, deadlines });
   const settled: EpisodeResult[] = [];
+  const abortReasons: Record<string, number> = {};
   let steps = 0;
   // Shared by every episode: two calls per env step.
   const onEpisodeEvent = (emitted: EpisodeEmitted) => {
@@ -218,6 +225,7 @@ export function createRolloutSystem(options: RolloutSystemOptions): RolloutSyste
         concurrency,
         horizon: curriculum.getSnapshot().context.horizon,
         maxRetries: options.maxRetries ?? 1,
+        maxLostRetries: options.maxLostRetries ?? 10,
         slots,
         closeWhenDrained: true,
       },
@@ -231,6 +239,10 @@ export function createRolloutSystem(options: RolloutSystemOptions): RolloutSyste
     running.delete(output.episodeId);
     deadlines.disarm(output.episodeId);
     if (envSlot) pool.release(envSlot, output.outcome === 'aborted');
+    if (output.outcome === 'aborted') {
+      const reason = output.abortReason ?? 'unknown';
+      abortReasons[reason] = (abortReasons[reason] ?? 0) + 1;
+    }
     agent.send({ type: 'RELEASE', episodeId: output.episodeId });
     buffer.send({ type: 'EPISODE.ENDED', output });
     // A rollout has no learner: its consumer is the summary, so groups are taken as they complete.
@@ -291,6 +303,8 @@ export function createRolloutSystem(options: RolloutSystemOptions): RolloutSyste
               seed,
               settled,
               attempts: run.getSnapshot().context.launched,
+              slots: episodes,
+              abortReasons,
               steps,
               horizon: curriculum.getSnapshot().context.horizon,
               wallSeconds: (clock.now() - startedAt) / 1000,

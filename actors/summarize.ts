@@ -11,6 +11,10 @@ export interface SummaryInput {
   /** One result per settled slot, in any order (`episodeResult` of each slot's last attempt). */
   readonly settled: readonly EpisodeResult[];
   readonly attempts: number;
+  /** Task slots the run was given; default the settled ones (a run that was not stopped settles them all). */
+  readonly slots?: number;
+  /** Aborted attempts by reason, retried ones included; default the settled slots' aborts only. */
+  readonly abortReasons?: Readonly<Record<string, number>>;
   readonly steps: number;
   readonly horizon: number;
   readonly wallSeconds: number;
@@ -30,12 +34,26 @@ export function episodeResult(output: EpisodeOutput, attempts: number): EpisodeR
     turns: output.turns,
     maxTurns: output.maxTurns,
     attempts,
+    ...(output.abortReason !== undefined ? { abortReason: output.abortReason } : {}),
   };
 }
 
+/** Aborts by reason among settled slots, for callers that did not count every attempt. */
+function countReasons(results: readonly EpisodeResult[]): Record<string, number> {
+  const reasons: Record<string, number> = {};
+  for (const result of results) if (result.outcome === 'aborted') reasons[result.abortReason ?? 'unknown'] = (reasons[result.abortReason ?? 'unknown'] ?? 0) + 1;
+  return reasons;
+}
+
 /**
- * Rates are over episodes that were not aborted: an infrastructure failure says nothing about
- * the agent, so it is reported in `outcomes.aborted` instead of being scored as a failure.
+ * Rates are over scored episodes (settled and not aborted): an infrastructure failure says
+ * nothing about the agent, so it is never scored as a failure. What that leaves out is reported
+ * beside the rate instead of hidden: `abortedShare` is the share of all given slots without a
+ * scored outcome (aborted after their retries, or never settled because the run was stopped),
+ * and `successRange` bounds the success rate of the full run whatever those slots would have
+ * done. Early finishers cannot bias the rate either way: every slot settles before the summary
+ * is made (or counts in `abortedShare`), so short successful episodes finishing first weigh
+ * nothing extra.
  */
 export function summarize(input: SummaryInput): RolloutSummary {
   const results = [...input.settled].sort((a, b) => a.slot - b.slot);
@@ -48,14 +66,24 @@ export function summarize(input: SummaryInput): RolloutSummary {
       `ledger mismatch: ${input.ledger.started} episodes started, ${input.ledger.ended} ended, ${input.ledger.violations} violations`,
     );
   }
+  const slots = input.slots ?? results.length;
+  if (slots < results.length) throw new Error(`ledger mismatch: ${results.length} slots settled of ${slots} given`);
+  const unscored = slots - scored.length;
+  const abortReasons = input.abortReasons ?? countReasons(results);
+  const abortedAttempts = Object.values(abortReasons).reduce((a, b) => a + b, 0);
   return {
     env: input.env,
     split: input.split,
     agent: input.agent,
     seed: input.seed,
+    slots,
     episodes: results.length,
     attempts: input.attempts,
+    abortedAttempts,
+    abortReasons,
     successRate: scored.length === 0 ? 0 : outcomes.success / scored.length,
+    abortedShare: slots === 0 ? 0 : unscored / slots,
+    successRange: slots === 0 ? { low: 0, high: 0 } : { low: outcomes.success / slots, high: (outcomes.success + unscored) / slots },
     meanReward: mean(scored.map((result) => result.reward)),
     meanTurns: mean(scored.map((result) => result.turns)),
     outcomes,

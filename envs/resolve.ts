@@ -1,22 +1,52 @@
 import type { EnvDefinition } from './contract.ts';
+import { EnvError } from './contract.ts';
 import { getEnv, listEnvs } from './registry.ts';
-import { remoteEnvDefinition } from './remote/ws-client.ts';
+import { poolEnvDefinition } from './remote/pool-definition.ts';
+import type { PoolEvent } from './remote/ws-pool.ts';
 
 export interface EnvLocation {
   readonly env: string;
-  /** `ws://host:port` of an `actorgym serve` process; the env then runs there. */
+  /**
+   * `ws://host:port` of an `actorgym serve` process, or several separated by commas
+   * (`ws://a:8100,ws://b:8100`): the env then runs there, on a reconnecting pool of servers
+   * (envs/remote/ws-pool.ts).
+   */
   readonly remote?: string | undefined;
   readonly token?: string | undefined;
+  /**
+   * Deadline of every call on the connections (ms), start-up calls (spec, tasks) included; the
+   * commands pass `--env-timeout`. Default 30 000.
+   */
+  readonly envTimeoutMs?: number | undefined;
+  /** How long a new instance waits for a live server when none is connected (ms). Default 5 000. */
+  readonly serverWaitMs?: number | undefined;
+  /** Told when a server of the pool connects, is lost, or cannot be reached. */
+  readonly onPoolEvent?: ((event: PoolEvent) => void) | undefined;
+}
+
+/** The URLs of a `--remote` value: comma-separated `ws://` or `wss://` URLs. */
+export function parseRemoteUrls(remote: string): string[] {
+  const urls = remote.split(',').map((url) => url.trim()).filter((url) => url.length > 0);
+  if (urls.length === 0) throw new EnvError('PROTOCOL_ERROR', `--remote needs at least one ws:// URL, got "${remote}"`);
+  for (const url of urls) {
+    if (!/^wss?:\/\/[^/\s]+/.test(url)) throw new EnvError('PROTOCOL_ERROR', `--remote takes ws:// or wss:// URLs separated by commas, got "${url}"`);
+  }
+  return urls;
 }
 
 /**
- * The env a command runs on: the local registry's, or the same env on a remote env server. A
+ * The env a command runs on: the local registry's, or the same env on remote env servers. A
  * remote env takes `categoryOf` from the local registry's env of the same id, when there is one:
  * our servers serve our envs, and the wire carries no categories.
  */
 export async function resolveEnvDefinition(location: EnvLocation): Promise<EnvDefinition> {
   if (!location.remote) return getEnv(location.env);
-  const remote = await remoteEnvDefinition(location.remote, location.env, location.token ? { token: location.token } : {});
+  const remote = await poolEnvDefinition(parseRemoteUrls(location.remote), location.env, {
+    ...(location.token ? { token: location.token } : {}),
+    ...(location.envTimeoutMs !== undefined ? { callTimeoutMs: location.envTimeoutMs } : {}),
+    ...(location.serverWaitMs !== undefined ? { serverWaitMs: location.serverWaitMs } : {}),
+    ...(location.onPoolEvent ? { onEvent: location.onPoolEvent } : {}),
+  });
   const local = listEnvs().find((definition) => definition.spec.id === remote.spec.id);
   if (local?.categoryOf === undefined) return remote;
   const categoryOf = local.categoryOf.bind(local);

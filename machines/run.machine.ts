@@ -1,8 +1,10 @@
 /**
  * The run: a queue of task slots, at most `concurrency` episodes at a time, each started with
  * the horizon in force when it starts. An aborted episode is retried on another env slot up to
- * `maxRetries` times; a slot then settles with the outcome of its last attempt. Episodes never
- * wait for one another (AgentGym-RL's lock-step rounds did).
+ * `maxRetries` times, and one aborted because its env server was lost (`env_lost`) up to
+ * `maxLostRetries` more times, counted apart: a server dying says nothing about the slot, and its
+ * retry runs on a live server of the pool. A slot then settles exactly once, with the outcome of
+ * its last attempt. Episodes never wait for one another (AgentGym-RL's lock-step rounds did).
  *
  * `startEpisode` and `stopEpisodes` are effects implemented by actors/run.actor.ts; finished
  * episodes come back as `EPISODE.DONE`.
@@ -31,6 +33,8 @@ export interface RunInput {
   readonly concurrency: number;
   readonly horizon: number;
   readonly maxRetries: number;
+  /** Retries of a slot whose attempts were aborted as `env_lost`, on top of `maxRetries`. Default 0. */
+  readonly maxLostRetries?: number;
   readonly slots: readonly SlotSpec[];
   /** Finish once every slot has settled (rollout/eval); otherwise wait for more `ENQUEUE`s. */
   readonly closeWhenDrained: boolean;
@@ -38,13 +42,16 @@ export interface RunInput {
 
 interface Pending extends SlotSpec {
   readonly attempt: number;
+  /** How many of the attempts so far were aborted as `env_lost`. */
+  readonly lost: number;
 }
 
 interface Running extends Pending {
   readonly episodeId: string;
 }
 
-export interface RunContext extends Omit<RunInput, 'slots'> {
+export interface RunContext extends Omit<RunInput, 'slots' | 'maxLostRetries'> {
+  readonly maxLostRetries: number;
   /**
    * Slots waiting to start are `queue[queueHead…]`. Starting one moves the head instead of
    * copying the rest of the queue, which made a run quadratic in its episodes.
@@ -108,7 +115,7 @@ const fill = runSetup.enqueueActions(({ context, enqueue }) => {
     const episodeId = `${context.runId}-s${next.slot}a${next.attempt}`;
     launched += 1;
     runningCount += 1;
-    running.push({ slot: next.slot, taskId: next.taskId, groupKey: next.groupKey, attempt: next.attempt, episodeId });
+    running.push({ slot: next.slot, taskId: next.taskId, groupKey: next.groupKey, attempt: next.attempt, lost: next.lost, episodeId });
     enqueue({
       type: 'startEpisode',
       params: {
@@ -128,7 +135,19 @@ const fill = runSetup.enqueueActions(({ context, enqueue }) => {
 /** Slots still waiting to start. */
 const waiting = (context: RunContext) => context.queue.length - context.queueHead;
 
-const pending = (slot: SlotSpec, attempt: number): Pending => ({ slot: slot.slot, taskId: slot.taskId, groupKey: slot.groupKey, attempt });
+const pending = (slot: SlotSpec, attempt: number, lost = 0): Pending => ({ slot: slot.slot, taskId: slot.taskId, groupKey: slot.groupKey, attempt, lost });
+
+/**
+ * Whether an aborted attempt is retried, and the lost-server retries used by then. An `env_lost`
+ * abort spends the `maxLostRetries` budget first, then the general one; any other abort spends
+ * the general one (`maxRetries`). Earlier attempts were all aborted, so the general retries used
+ * so far are the attempts that did not spend the lost budget.
+ */
+function retryOf(done: Running, output: EpisodeOutput, context: RunContext): { retry: boolean; lost: number } {
+  if (output.outcome !== 'aborted' || context.stopping) return { retry: false, lost: done.lost };
+  if (output.abortReason === 'env_lost' && done.lost < context.maxLostRetries) return { retry: true, lost: done.lost + 1 };
+  return { retry: done.attempt - done.lost < context.maxRetries, lost: done.lost };
+}
 
 export const runMachine = runSetup.createMachine({
   id: 'run',
@@ -136,6 +155,7 @@ export const runMachine = runSetup.createMachine({
     const { slots, ...rest } = input;
     return {
       ...rest,
+      maxLostRetries: input.maxLostRetries ?? 0,
       queue: slots.map((slot) => pending(slot, 0)),
       queueHead: 0,
       running: [],
@@ -175,13 +195,13 @@ export const runMachine = runSetup.createMachine({
               if (at < 0) return; // not ours, or already settled: the ledger reports it
               const done = context.running[at] as Running;
               const running = context.running.toSpliced(at, 1);
-              const retry = event.output.outcome === 'aborted' && done.attempt < context.maxRetries && !context.stopping;
+              const { retry, lost } = retryOf(done, event.output, context);
               if (retry) {
                 // Retried first, so a flaky env slot does not push the slot to the end of the run.
                 enqueue.assign({
                   running,
                   runningCount: context.runningCount - 1,
-                  queue: [pending(done, done.attempt + 1), ...context.queue.slice(context.queueHead)],
+                  queue: [pending(done, done.attempt + 1, lost), ...context.queue.slice(context.queueHead)],
                   queueHead: 0,
                 });
                 return;

@@ -119,12 +119,33 @@ export interface RolloutSummary {
   readonly split: Split;
   readonly agent: string;
   readonly seed: number;
-  /** Task slots run; each ends with the outcome of its last attempt. */
+  /** Task slots the run was given. */
+  readonly slots: number;
+  /**
+   * Task slots settled, each exactly once, with the outcome of its last attempt. Fewer than
+   * `slots` only when the run was stopped: the rest never started and are counted in
+   * `abortedShare`, never in the rates.
+   */
   readonly episodes: number;
   /** Attempts, including retries after aborts. */
   readonly attempts: number;
-  /** Successes over episodes that were not aborted. */
+  /** Attempts that ended aborted, the retried ones included. */
+  readonly abortedAttempts: number;
+  /** `abortedAttempts` by abort reason (`env_lost`, `env_timeout`, …). */
+  readonly abortReasons: Readonly<Record<string, number>>;
+  /** Successes over scored episodes (settled and not aborted). */
   readonly successRate: number;
+  /**
+   * Share of `slots` with no scored outcome: settled as aborted, or never settled (a stopped
+   * run). `--max-aborted` (default 0.05) is checked against it.
+   */
+  readonly abortedShare: number;
+  /**
+   * The success rate over all `slots` had every slot without a scored outcome failed (`low`) or
+   * succeeded (`high`): the true rate of the full run lies in between, whatever the missing
+   * episodes would have done.
+   */
+  readonly successRange: { readonly low: number; readonly high: number };
   /** Mean total reward over episodes that were not aborted. */
   readonly meanReward: number;
   readonly meanTurns: number;
@@ -144,4 +165,6 @@ export interface EpisodeResult {
   readonly turns: number;
   readonly maxTurns: number;
   readonly attempts: number;
+  /** Why the last attempt was aborted, when the slot settled as `aborted`. */
+  readonly abortReason?: AbortReason;
 }

@@ -42,6 +42,8 @@ export interface EnvServerConnection {
   readonly url: string;
   /** True once the socket has closed; every call then rejects with ENV_LOST. */
   readonly closed: boolean;
+  /** Calls `listener` once when the socket closes, with the ENV_LOST error later calls get. */
+  onLost(listener: (error: EnvError) => void): void;
   describe(envId: string): Promise<RemoteEnvInfo>;
   spec(envId: string): Promise<EnvSpec>;
   tasks(envId: string, split: Split): Promise<readonly string[]>;
@@ -89,6 +91,10 @@ class WsEnvServerConnection implements EnvServerConnection {
 
   get closed(): boolean {
     return this.rpc.closed;
+  }
+
+  onLost(listener: (error: EnvError) => void): void {
+    this.rpc.onLost(listener);
   }
 
   async describe(envId: string): Promise<RemoteEnvInfo> {

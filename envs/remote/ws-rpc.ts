@@ -1,7 +1,9 @@
 /**
  * Request/response calls multiplexed over one WebSocket to an env server. Each call has a
  * deadline (ENV_TIMEOUT); when the socket closes or its heartbeat fails, every pending and
- * later call rejects with ENV_LOST: there is no reconnect, a lost env is an aborted episode.
+ * later call rejects with ENV_LOST. One connection never reconnects: a pool of servers
+ * (ws-pool.ts) opens a new one and places later instances on it; a lost instance is an aborted
+ * episode, retried upstream.
  */
 import type { Socket } from 'node:net';
 import { WebSocket, type RawData } from 'ws';
@@ -41,6 +43,7 @@ export class WsRpc {
   private awaitingPong = false;
   private readonly sweep: NodeJS.Timeout;
   private readonly heartbeat: NodeJS.Timeout | undefined;
+  private readonly lostListeners: ((error: EnvError) => void)[] = [];
 
   constructor(
     private readonly ws: WebSocket,
@@ -65,6 +68,13 @@ export class WsRpc {
 
   get closed(): boolean {
     return this.lost !== undefined || this.ws.readyState !== WebSocket.OPEN;
+  }
+
+  /** Calls `listener` once, when the connection is lost (at once, asynchronously, if it already is). */
+  onLost(listener: (error: EnvError) => void): void {
+    const lost = this.lost;
+    if (lost !== undefined) queueMicrotask(() => listener(lost));
+    else this.lostListeners.push(listener);
   }
 
   call<O extends EnvOp>(body: Extract<EnvRequestBody, { op: O }>): Promise<EnvResultByOp[O]> {
@@ -167,5 +177,6 @@ export class WsRpc {
     this.pending.clear();
     this.socket?.unref();
     for (const call of calls) call.reject(this.lost);
+    for (const listener of this.lostListeners.splice(0)) listener(this.lost);
   }
 }

@@ -29,6 +29,7 @@ const EpisodeResultSchema = z.object({
   turns: z.int(),
   maxTurns: z.int(),
   attempts: z.int(),
+  abortReason: z.enum(['env_lost', 'env_timeout', 'env_error', 'agent_timeout', 'agent_error', 'protocol_error', 'cancelled']).exactOptional(),
 });
 
 const RolloutSummarySchema = z.object({
@@ -36,9 +37,14 @@ const RolloutSummarySchema = z.object({
   split,
   agent: z.string(),
   seed: z.number(),
+  slots: z.int(),
   episodes: z.int(),
   attempts: z.int(),
+  abortedAttempts: z.int(),
+  abortReasons: z.record(z.string(), z.int()).readonly(),
   successRate: z.number(),
+  abortedShare: z.number(),
+  successRange: z.object({ low: z.number(), high: z.number() }).readonly(),
   meanReward: z.number(),
   meanTurns: z.number(),
   outcomes: OutcomeCountsSchema,

@@ -40,7 +40,8 @@ function runEvents(episodes: number): RunEvent[] {
   events.push({
     type: 'run.finished', t: 99, runId: 'r',
     summary: {
-      env: 'counter', split: 'train', agent: 'oracle', seed: 1, episodes, attempts: episodes, successRate: 0.5,
+      env: 'counter', split: 'train', agent: 'oracle', seed: 1, slots: episodes, episodes, attempts: episodes, abortedAttempts: 0, abortReasons: {},
+      successRate: 0.5, abortedShare: 0, successRange: { low: 0.5, high: 0.5 },
       meanReward: 0.5, meanTurns: 3, outcomes: { success: 1, failure: 1, truncated: 0, aborted: 0 }, horizon: 6,
       wallSeconds: 1, stepsPerSecond: 6, results: [{ slot: 0, taskId: 'task-0', outcome: 'success', reward: 1, turns: 3, maxTurns: 6, attempts: 1 }],
     },
