@@ -7,58 +7,98 @@
  *   POST /step   {"id", "action"}        → {"observation", "reward", "score", "done"}
  *   GET  /observation?id=N               → "current observation"
  *   POST /close  {"id"}                  → true | false
+ *   GET  /healthz, /readyz               → probes (no token needed)
  *
  * Shown is the generic (BabyAI) shape; TextCraft, SciWorld and SearchQA use their AgentGym field
  * names (./agentgym-http/adapters.ts, chosen by `definition.spec.id` or `options.adapter`).
+ * The routes themselves are ./agentgym-http/protocol.ts; this file is the server around them.
  *
  * data_idx → task: index into the definition's test tasks, followed by its train tasks
  * (`agentGymTaskOrder` in envs/remote/agentgym-http-env.ts): with 90 test tasks, data_idx 0..89
  * are `tasks('test')` and 90.. are `tasks('train')`. Out of range is a `TASK_UNKNOWN` error.
  * An optional integer `seed` in the reset body is passed to `Env.reset`.
  *
- * Departures from AgentGym, on purpose:
+ * Departures from AgentGym, on purpose (docs/agentgym-http.md):
+ * - with `token`, every route but the probes needs it (401 otherwise, nothing created), and an
+ *   instance answers only to the token that created it (ids are random then);
+ * - browser pages of a foreign origin are refused (403), preflights included;
  * - env errors are HTTP 200 `{"error", "code"}` as in AgentGym (plus an `EnvErrorCode`), but a
  *   body that is not JSON, misses a field or has a wrong type is a 400 `{"error"}` naming it;
  *   an oversized body is a 413; unknown routes 404, wrong methods 405;
- * - at most `maxInstances` instances (a clear error beyond), and instances idle longer than
- *   `idleTtlMs` are closed: AgentGym never reaps, and AgentGym-RL never calls /close;
+ * - at most `maxInstances` instances, `maxInstancesPerClient` per client (a clear error beyond),
+ *   and instances idle longer than `idleTtlMs` are closed: AgentGym never reaps, and AgentGym-RL
+ *   never calls /close;
+ * - sockets, headers and bodies have deadlines, connections a cap, and `drain` stops gracefully;
  * - one call at a time per instance id; stepping before reset or after `done` is an error.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { EnvError, type EnvDefinition, type JsonValue } from '../envs/contract.ts';
-import { agentGymTaskOrder } from '../envs/remote/agentgym-http-env.ts';
-import { adapterFor, type Reply } from './agentgym-http/adapters.ts';
-import { BadRequest, intField, optionalIntField, readJsonBody, sendJson, stringField, type Body } from './agentgym-http/http-io.ts';
-import { InstanceTable } from './agentgym-http/instances.ts';
+import { EnvError, type EnvDefinition } from '../envs/contract.ts';
+import { answerHealth, type HealthState } from './ops/health.ts';
+import type { OpsLog } from './ops/ops-log.ts';
+import { admit, corsHeaders, PREFLIGHT_HEADERS } from './agentgym-http/access.ts';
+import { adapterFor } from './agentgym-http/adapters.ts';
+import { ConnectionTracker } from './agentgym-http/connections.ts';
+import { BadRequest, sendJson } from './agentgym-http/http-io.ts';
+import { InstanceLimit, InstanceTable } from './agentgym-http/instances.ts';
+import * as limits from './agentgym-http/limits.ts';
+import { agentGymRoutes } from './agentgym-http/protocol.ts';
 
-/** Action strings are short; 64 KiB is generous and keeps a bad client from filling memory. */
-export const DEFAULT_MAX_BODY_BYTES = 64 * 1024;
-/** Enough for AgentGym-RL's never-closed clients of several rollout steps at 64-256 envs each. */
-export const DEFAULT_MAX_INSTANCES = 4096;
-/** 10 minutes: longer than any single LLM turn, short enough to stop a leak. */
-export const DEFAULT_IDLE_TTL_MS = 10 * 60_000;
-/** Idle keep-alive sockets stay open this long (Node's default, 5 s, is shorter than an LLM turn). */
-export const DEFAULT_KEEP_ALIVE_TIMEOUT_MS = 60_000;
+export {
+  DEFAULT_IDLE_TTL_MS,
+  DEFAULT_KEEP_ALIVE_TIMEOUT_MS,
+  DEFAULT_MAX_BODY_BYTES,
+  DEFAULT_MAX_INSTANCES,
+  DEFAULT_MAX_INSTANCES_PER_CLIENT,
+} from './agentgym-http/limits.ts';
 
 export interface AgentGymHttpServerOptions {
   /** 0 picks a free port. */
   readonly port: number;
-  /** Default 127.0.0.1: no auth in this protocol, so listen publicly only on purpose. */
+  /** Default 127.0.0.1: listen publicly only on purpose, and then with a `token`. */
   readonly host?: string;
   readonly definition: EnvDefinition;
+  /**
+   * Required on every route but the probes (Bearer, Basic password, `/token/T` prefix or
+   * `?token=`). Several: each admits, and owns the instances it creates. None: no auth.
+   */
+  readonly token?: string | readonly string[];
+  /** Browser origins allowed besides this server's own loopback pages (`*` any). Default none. */
+  readonly allowOrigins?: readonly string[];
   readonly maxBodyBytes?: number;
   readonly maxInstances?: number;
+  /** Per token, or per remote address without a token. */
+  readonly maxInstancesPerClient?: number;
   /** `Infinity` disables reaping. */
   readonly idleTtlMs?: number;
   /** Field-name flavor; default from `definition.spec.id`, else `generic`. */
   readonly adapter?: 'generic' | 'babyai' | 'textcraft' | 'sciworld' | 'search';
   readonly keepAliveTimeoutMs?: number;
+  /** A new socket's first request header, and every later one, must be complete this soon. */
+  readonly headersTimeoutMs?: number;
+  /** A request body must be complete this soon after the request starts. */
+  readonly requestTimeoutMs?: number;
+  readonly maxConnections?: number;
+  /** One JSON line per connection and instance event (`createOpsLog`); default none. */
+  readonly log?: OpsLog;
+}
+
+export interface AgentGymHttpStats {
+  readonly instances: number;
+  readonly connections: number;
+  readonly requestsInFlight: number;
+  readonly draining: boolean;
 }
 
 export interface AgentGymHttpServer {
   readonly port: number;
   readonly url: string;
+  stats(): AgentGymHttpStats;
+  /**
+   * Graceful stop (SIGTERM): not ready, no new connections, new requests on open ones get 503
+   * `SERVER_DRAINING`; requests already running finish within `timeoutMs`, then `close()`.
+   */
+  drain(timeoutMs?: number): Promise<void>;
   /** Stops listening, drops connections and closes every instance. Idempotent. */
   close(): Promise<void>;
 }
@@ -66,113 +106,70 @@ export interface AgentGymHttpServer {
 export async function startAgentGymHttpServer(options: AgentGymHttpServerOptions): Promise<AgentGymHttpServer> {
   const { definition } = options;
   const host = options.host ?? '127.0.0.1';
-  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const log: OpsLog = options.log ?? (() => {});
+  const tokens = options.token === undefined ? [] : typeof options.token === 'string' ? [options.token] : [...options.token];
+  const allowOrigins = options.allowOrigins ?? [];
+  const maxInstances = options.maxInstances ?? limits.DEFAULT_MAX_INSTANCES;
   const adapter = adapterFor(definition.spec.id, options.adapter);
-  const order = agentGymTaskOrder(definition);
-  const table = new InstanceTable(() => definition.make(), options.maxInstances ?? DEFAULT_MAX_INSTANCES, options.idleTtlMs ?? DEFAULT_IDLE_TTL_MS);
+  const table = new InstanceTable({
+    make: () => definition.make(),
+    maxInstances,
+    maxPerClient: options.maxInstancesPerClient ?? limits.DEFAULT_MAX_INSTANCES_PER_CLIENT,
+    idleTtlMs: options.idleTtlMs ?? limits.DEFAULT_IDLE_TTL_MS,
+    ids: tokens.length > 0 ? 'random' : 'sequential',
+    onEvent: ({ type, ...fields }) => log(type, { ...fields, instances: table.size }),
+  });
+  const route = agentGymRoutes(definition, adapter, table, options.maxBodyBytes ?? limits.DEFAULT_MAX_BODY_BYTES);
+  let draining = false;
 
-  const indexField = adapter.indexField ?? 'data_idx';
+  const headersTimeout = options.headersTimeoutMs ?? limits.DEFAULT_HEADERS_TIMEOUT_MS;
+  const server = http.createServer({
+    headersTimeout,
+    requestTimeout: Math.max(headersTimeout, options.requestTimeoutMs ?? limits.DEFAULT_REQUEST_TIMEOUT_MS),
+    keepAliveTimeout: options.keepAliveTimeoutMs ?? limits.DEFAULT_KEEP_ALIVE_TIMEOUT_MS,
+    // How often Node checks the header and request deadlines above (its default is 30 s).
+    connectionsCheckingInterval: Math.max(10, Math.min(1_000, headersTimeout / 2)),
+  });
+  server.maxConnections = options.maxConnections ?? limits.DEFAULT_MAX_CONNECTIONS;
+  const connections = new ConnectionTracker(server, headersTimeout, log);
 
-  async function reset(id: number, dataIdx: number, seed: number | undefined): Promise<JsonValue> {
-    const taskId = order.taskIdAt(dataIdx);
-    if (taskId === undefined) {
-      throw new EnvError('TASK_UNKNOWN', `data_idx ${dataIdx} out of range 0..${order.size - 1} (test tasks first, then train)`);
+  const health = (): HealthState => ({
+    ready: !draining && !table.full,
+    ...(draining ? { reason: 'draining' } : table.full ? { reason: 'at capacity' } : {}),
+    detail: { instances: table.size, maxInstances, connections: connections.connections },
+  });
+
+  server.on('request', (req: http.IncomingMessage, res: http.ServerResponse) => {
+    const peer = `${req.socket.remoteAddress ?? '?'}:${req.socket.remotePort ?? '?'}`;
+    const cors = corsHeaders(req, allowOrigins);
+    if (cors === 'forbidden') {
+      log('request.refused', { peer, reason: 'origin', origin: req.headers.origin });
+      return sendJson(res, 403, { error: `origin ${req.headers.origin ?? ''} is not allowed (serve --allow-origin)`, code: 'FORBIDDEN_ORIGIN' }, true);
     }
-    const instance = table.acquire(id);
-    try {
-      instance.phase = 'created';
-      const result = await instance.env.reset(seed === undefined ? { taskId } : { taskId, seed });
-      instance.observation = adapter.observation(result);
-      instance.reward = 0;
-      instance.phase = 'running';
-      return adapter.resetReply(id, instance.observation, result);
-    } finally {
-      table.release(instance);
+    if (req.method === 'OPTIONS' && req.headers.origin !== undefined) {
+      res.writeHead(204, { ...cors, ...PREFLIGHT_HEADERS, 'content-length': 0 });
+      return res.end();
     }
-  }
-
-  async function step(id: number, action: string): Promise<Reply> {
-    const instance = table.acquire(id);
-    try {
-      if (instance.phase === 'created') throw new EnvError('ENV_NOT_RESET', `instance ${id} has not been reset: POST /reset {"${adapter.idField}": ${id}, "${indexField}": N} first`);
-      if (instance.phase === 'done') throw new EnvError('ENV_NOT_RESET', `The task with environment ${id} has finished: POST /reset to start another`);
-      const result = await instance.env.step(action);
-      instance.reward += result.reward;
-      instance.observation = adapter.observation(result);
-      if (result.terminated || result.truncated) instance.phase = 'done';
-      const score = typeof result.info.score === 'number' ? result.info.score : instance.reward;
-      return adapter.stepReply(instance.observation, result, score);
-    } finally {
-      table.release(instance);
+    if (answerHealth(req, res, health)) return;
+    if (draining) {
+      return sendJson(res, 503, { error: 'the server is draining before it stops: use another server', code: 'SERVER_DRAINING' }, true, { ...cors, 'retry-after': '1' });
     }
-  }
-
-  async function create(body: Body): Promise<JsonValue> {
-    const unsupported = adapter.checkCreate(body);
-    if (unsupported !== undefined) throw new EnvError('PROTOCOL_ERROR', unsupported);
-    const instance = table.create();
-    if (!adapter.resetOnCreate) return { [adapter.idField]: instance.id };
-    try {
-      const index = adapter.indexField !== undefined ? (optionalIntField(body, adapter.indexField) ?? 0) : 0;
-      const reply = await reset(instance.id, index, undefined);
-      return adapter.createReply ? adapter.createReply(instance.id, reply) : reply;
-    } catch (err) {
-      table.remove(instance.id);
-      throw err;
+    const admission = admit(req, tokens);
+    if (!admission.ok) {
+      log('request.refused', { peer, reason: 'token', path: admission.path });
+      const challenge = { ...cors, 'www-authenticate': 'Bearer realm="actorgym", Basic realm="actorgym"' };
+      return sendJson(res, 401, { error: 'missing or wrong token: send Authorization: Bearer T (see docs/agentgym-http.md#tokens)', code: 'UNAUTHORIZED' }, true, challenge);
     }
-  }
-
-  function observation(url: string): JsonValue {
-    const query = new URLSearchParams(url.slice(url.indexOf('?') + 1));
-    const raw = query.get(adapter.idField);
-    if (raw === null || !/^\d+$/.test(raw)) throw new BadRequest(400, `query parameter "${adapter.idField}" must be an integer, got ${JSON.stringify(raw)}`);
-    const instance = table.peek(Number(raw));
-    if (!instance) throw new EnvError('ENV_CLOSED', `The id ${raw} is not valid.`);
-    if (instance.observation === undefined) throw new EnvError('ENV_NOT_RESET', `instance ${raw} has not been reset`);
-    instance.lastUsed = performance.now();
-    return instance.observation;
-  }
-
-  async function route(req: http.IncomingMessage, path: string): Promise<JsonValue> {
-    if (req.method === 'GET') {
-      if (path === '/observation') return observation(req.url ?? '');
-      if (path === '/') return `This is environment ${definition.spec.id} (actorgym, AgentGym HTTP protocol).`;
-    } else if (req.method === 'POST') {
-      const idField = adapter.idField;
-      switch (path) {
-        case '/step': {
-          const body = await readJsonBody(req, maxBodyBytes);
-          return step(intField(body, idField), stringField(body, 'action'));
-        }
-        case '/reset': {
-          const body = await readJsonBody(req, maxBodyBytes);
-          return reset(intField(body, idField), intField(body, indexField), optionalIntField(body, 'seed'));
-        }
-        case '/create':
-          return create(await readJsonBody(req, maxBodyBytes));
-        case '/close':
-          return table.remove(intField(await readJsonBody(req, maxBodyBytes), idField));
-      }
-    }
-    const known = ['/create', '/reset', '/step', '/close', '/observation', '/'];
-    if (known.includes(path)) throw new BadRequest(405, `method ${req.method ?? '?'} not allowed on ${path}`);
-    throw new BadRequest(404, `no route ${req.method ?? '?'} ${path}; routes: POST /create /reset /step /close, GET /observation?${adapter.idField}=N`);
-  }
-
-  const server = http.createServer((req, res) => {
-    const url = req.url ?? '/';
-    const q = url.indexOf('?');
-    route(req, q < 0 ? url : url.slice(0, q)).then(
-      (value) => sendJson(res, 200, value),
+    connections.begin(req.socket, res);
+    route(req, admission.path, admission.caller).then(
+      (value) => sendJson(res, 200, value, draining, cors),
       (err: unknown) => {
-        if (err instanceof BadRequest) return sendJson(res, err.status, { error: err.message }, err.status === 413);
-        const code = err instanceof EnvError ? err.code : 'ENV_INTERNAL';
-        sendJson(res, 200, { error: err instanceof Error ? err.message : String(err), code });
+        if (err instanceof BadRequest) return sendJson(res, err.status, { error: err.message }, draining || err.status === 413, cors);
+        const code = err instanceof EnvError || err instanceof InstanceLimit ? err.code : 'ENV_INTERNAL';
+        sendJson(res, 200, { error: err instanceof Error ? err.message : String(err), code }, draining, cors);
       },
     );
   });
-  server.keepAliveTimeout = options.keepAliveTimeoutMs ?? DEFAULT_KEEP_ALIVE_TIMEOUT_MS;
-  server.headersTimeout = server.keepAliveTimeout + 5_000;
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -185,17 +182,34 @@ export async function startAgentGymHttpServer(options: AgentGymHttpServerOptions
     });
   });
   const port = (server.address() as AddressInfo).port;
+  log('server.listening', { host, port, auth: tokens.length > 0 ? 'token' : 'none' });
 
   let closing: Promise<void> | undefined;
+  const close = (): Promise<void> =>
+    (closing ??= (async () => {
+      draining = true;
+      const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+      connections.destroyAll();
+      await table.closeAll();
+      await stopped;
+      log('server.closed', {});
+    })());
+
+  let drained: Promise<void> | undefined;
   return {
     port,
     url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
-    close: () =>
-      (closing ??= (async () => {
-        const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
-        server.closeAllConnections();
-        await table.closeAll();
-        await stopped;
+    stats: () => ({ instances: table.size, connections: connections.connections, requestsInFlight: connections.inFlight, draining }),
+    drain: (timeoutMs = limits.DEFAULT_DRAIN_TIMEOUT_MS) =>
+      (drained ??= (async () => {
+        draining = true;
+        log('server.draining', { requests: connections.inFlight, timeout_ms: timeoutMs });
+        server.close();
+        server.closeIdleConnections();
+        const finished = await connections.settle(timeoutMs);
+        log('server.drained', { finished });
+        await close();
       })()),
+    close,
   };
 }

@@ -1,13 +1,24 @@
 /**
  * The server's env instances, keyed by AgentGym's integer id. Unlike AgentGym, the table is
- * bounded (`maxInstances`) and reaps instances idle for `idleTtlMs`: AgentGym-RL creates
- * clients every rollout and never closes them, which is how AgentGym's servers leak.
+ * bounded (`maxInstances` in all, `maxPerClient` per caller) and reaps instances idle for
+ * `idleTtlMs`: AgentGym-RL creates clients every rollout and never closes them, which is how
+ * AgentGym's servers leak.
+ *
+ * Ownership: an instance records its creator's `owner` (a token hash) and answers only to it;
+ * to anyone else its id looks exactly like one that never existed, so ids cannot be probed.
+ * With `ids: 'random'` (servers with a token) ids are also unguessable 48-bit integers, which
+ * keeps apart clients that share one token. Without a token owners are all undefined and ids
+ * count from 0, as AgentGym's.
  */
+import { randomInt } from 'node:crypto';
 import { EnvError, type Env } from '../../envs/contract.ts';
+import type { Caller } from './access.ts';
 
 export interface Instance {
   readonly id: number;
   readonly env: Env;
+  readonly owner: string | undefined;
+  readonly client: string;
   phase: 'created' | 'running' | 'done';
   /** What GET /observation serves; undefined before the first reset. */
   observation: string | undefined;
@@ -18,19 +29,34 @@ export interface Instance {
   closed: boolean;
 }
 
+export type InstanceEvent =
+  | { readonly type: 'instance.created'; readonly id: number; readonly client: string }
+  | { readonly type: 'instance.closed'; readonly id: number; readonly client: string; readonly reason: 'client' | 'idle' | 'shutdown' }
+  | { readonly type: 'instance.refused'; readonly client: string; readonly reason: 'server-limit' | 'client-limit' };
+
+export interface InstanceTableOptions {
+  readonly make: () => Env;
+  readonly maxInstances: number;
+  readonly maxPerClient: number;
+  readonly idleTtlMs: number;
+  readonly ids: 'sequential' | 'random';
+  readonly onEvent?: (event: InstanceEvent) => void;
+}
+
+/** Below 2^53, so every id is exact in JavaScript and in JSON. */
+const RANDOM_ID_LIMIT = 2 ** 48;
+
 export class InstanceTable {
   readonly #instances = new Map<number, Instance>();
   /** Removed while a call was in flight: closed when it finishes, or at shutdown. */
   readonly #draining = new Set<Instance>();
+  readonly #perClient = new Map<string, number>();
   #nextId = 0;
   #shutDown = false;
   readonly #sweeper: NodeJS.Timeout | undefined;
 
-  constructor(
-    private readonly make: () => Env,
-    private readonly maxInstances: number,
-    private readonly idleTtlMs: number,
-  ) {
+  constructor(private readonly options: InstanceTableOptions) {
+    const { idleTtlMs } = options;
     if (Number.isFinite(idleTtlMs)) {
       // One coarse sweep instead of a timer per instance keeps the step path timer-free;
       // an idle instance lives between idleTtlMs and 1.25 × idleTtlMs.
@@ -43,17 +69,32 @@ export class InstanceTable {
     return this.#instances.size;
   }
 
-  create(): Instance {
+  get full(): boolean {
+    return this.#instances.size >= this.options.maxInstances;
+  }
+
+  /** Instances `client` holds now. */
+  heldBy(client: string): number {
+    return this.#perClient.get(client) ?? 0;
+  }
+
+  create(caller: Caller): Instance {
     if (this.#shutDown) throw new EnvError('ENV_CLOSED', 'the server is shutting down');
-    if (this.#instances.size >= this.maxInstances) {
-      throw new EnvError(
-        'ENV_INTERNAL',
-        `instance limit reached (maxInstances=${this.maxInstances}): POST /close {"id"} instances you are done with; idle ones are closed after ${this.idleTtlMs} ms`,
-      );
+    const { maxInstances, maxPerClient, idleTtlMs } = this.options;
+    const idle = `idle ones are closed after ${idleTtlMs} ms`;
+    if (this.full) {
+      this.options.onEvent?.({ type: 'instance.refused', client: caller.client, reason: 'server-limit' });
+      throw new InstanceLimit(`instance limit reached (maxInstances=${maxInstances}): POST /close {"id"} instances you are done with; ${idle}`);
+    }
+    if (this.heldBy(caller.client) >= maxPerClient) {
+      this.options.onEvent?.({ type: 'instance.refused', client: caller.client, reason: 'client-limit' });
+      throw new InstanceLimit(`instance limit of this client reached (maxInstancesPerClient=${maxPerClient}): POST /close {"id"} instances you are done with; ${idle}`);
     }
     const instance: Instance = {
-      id: this.#nextId++,
-      env: this.make(),
+      id: this.#newId(),
+      env: this.options.make(),
+      owner: caller.owner,
+      client: caller.client,
       phase: 'created',
       observation: undefined,
       reward: 0,
@@ -62,14 +103,16 @@ export class InstanceTable {
       closed: false,
     };
     this.#instances.set(instance.id, instance);
+    this.#perClient.set(caller.client, this.heldBy(caller.client) + 1);
+    this.options.onEvent?.({ type: 'instance.created', id: instance.id, client: caller.client });
     return instance;
   }
 
-  /** Takes an instance for one call; calls on one id are not interleaved. Pair with `release`. */
-  acquire(id: number): Instance {
-    const instance = this.#instances.get(id);
+  /** Takes `owner`'s instance for one call; calls on one id are not interleaved. Pair with `release`. */
+  acquire(id: number, owner: string | undefined): Instance {
+    const instance = this.peek(id, owner);
     if (!instance) {
-      throw new EnvError('ENV_CLOSED', `The id ${id} is not valid: never created, closed, or idle longer than ${this.idleTtlMs} ms`);
+      throw new EnvError('ENV_CLOSED', `The id ${id} is not valid: never created, closed, idle longer than ${this.options.idleTtlMs} ms, or another client's`);
     }
     if (instance.busy) throw new EnvError('PROTOCOL_ERROR', `instance ${id} is busy with another call; send one call at a time per id`);
     instance.busy = true;
@@ -82,18 +125,24 @@ export class InstanceTable {
     if (instance.closed && this.#draining.delete(instance)) closeEnv(instance);
   }
 
-  peek(id: number): Instance | undefined {
-    return this.#instances.get(id);
+  /** `owner`'s instance `id`, else undefined (also when it is someone else's). */
+  peek(id: number, owner: string | undefined): Instance | undefined {
+    const instance = this.#instances.get(id);
+    return instance && instance.owner === owner ? instance : undefined;
   }
 
-  /** Forgets the instance now; its env closes once any call in flight on it has finished. */
-  remove(id: number): boolean {
-    const instance = this.#instances.get(id);
+  /** Forgets `owner`'s instance now; its env closes once any call in flight on it has finished. */
+  remove(id: number, owner: string | undefined, reason: 'client' | 'idle' = 'client'): boolean {
+    const instance = this.peek(id, owner);
     if (!instance) return false;
     this.#instances.delete(id);
+    const held = this.heldBy(instance.client) - 1;
+    if (held > 0) this.#perClient.set(instance.client, held);
+    else this.#perClient.delete(instance.client);
     instance.closed = true;
     if (instance.busy) this.#draining.add(instance);
     else closeEnv(instance);
+    this.options.onEvent?.({ type: 'instance.closed', id, client: instance.client, reason });
     return true;
   }
 
@@ -101,17 +150,32 @@ export class InstanceTable {
     this.#shutDown = true;
     clearInterval(this.#sweeper);
     const all = [...this.#instances.values(), ...this.#draining];
+    for (const instance of this.#instances.values()) this.options.onEvent?.({ type: 'instance.closed', id: instance.id, client: instance.client, reason: 'shutdown' });
     this.#instances.clear();
     this.#draining.clear();
+    this.#perClient.clear();
     await Promise.allSettled(all.map((instance) => instance.env.close()));
   }
 
+  #newId(): number {
+    if (this.options.ids === 'sequential') return this.#nextId++;
+    let id: number;
+    do id = randomInt(1, RANDOM_ID_LIMIT);
+    while (this.#instances.has(id) || [...this.#draining].some((instance) => instance.id === id));
+    return id;
+  }
+
   #sweep(): void {
-    const cutoff = performance.now() - this.idleTtlMs;
+    const cutoff = performance.now() - this.options.idleTtlMs;
     for (const instance of this.#instances.values()) {
-      if (!instance.busy && instance.lastUsed <= cutoff) this.remove(instance.id);
+      if (!instance.busy && instance.lastUsed <= cutoff) this.remove(instance.id, instance.owner, 'idle');
     }
   }
+}
+
+/** `create` past `maxInstances` or the client's quota: a 200 `{"error", "code": "TOO_MANY_INSTANCES"}`. */
+export class InstanceLimit extends Error {
+  readonly code = 'TOO_MANY_INSTANCES';
 }
 
 function closeEnv(instance: Instance): void {

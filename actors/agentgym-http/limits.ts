@@ -1,0 +1,34 @@
+/**
+ * Every limit of the AgentGym HTTP server with its default, in one place so that the server,
+ * `actorgym serve --help` and docs/agentgym-http.md agree. Node's own defaults suit browsers
+ * (5 s keep-alive, no cap on connections, an idle socket that never sends a request lives on),
+ * so each one is set explicitly here.
+ */
+
+/** Action strings are short; 64 KiB is generous and keeps a bad client from filling memory. */
+export const DEFAULT_MAX_BODY_BYTES = 64 * 1024;
+/** Instances over all clients at once (`--http-max-instances`); `/readyz` answers 503 while at it. */
+export const DEFAULT_MAX_INSTANCES = 4096;
+/**
+ * Instances one client holds at once (`--http-max-instances-per-client`): half the server's, so
+ * one client can never lock the others out, and still room for an AgentGym-RL job that never
+ * closes its 64-256 instances per rollout step over several steps of one idle TTL. A client is
+ * a token, or a remote address when the server has no token.
+ */
+export const DEFAULT_MAX_INSTANCES_PER_CLIENT = 2048;
+/** 10 minutes: longer than any single LLM turn, short enough to stop a leak. */
+export const DEFAULT_IDLE_TTL_MS = 10 * 60_000;
+/** Idle keep-alive sockets stay open this long (Node's default, 5 s, is shorter than an LLM turn). */
+export const DEFAULT_KEEP_ALIVE_TIMEOUT_MS = 60_000;
+/**
+ * A connection must deliver a complete request header this soon after it opens, and every later
+ * header this soon after it starts (Node's `headersTimeout`); else it is destroyed. Matches the
+ * WebSocket servers' handshake timeout.
+ */
+export const DEFAULT_HEADERS_TIMEOUT_MS = 10_000;
+/** A request's body must have arrived this soon after its first byte (Node's `requestTimeout`). */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
+/** TCP connections at once; more are closed as soon as they are accepted (each costs a file descriptor). */
+export const DEFAULT_MAX_CONNECTIONS = 512;
+/** On `drain`, how long requests already running may take before every connection is closed (ms). */
+export const DEFAULT_DRAIN_TIMEOUT_MS = 10_000;

@@ -1,0 +1,106 @@
+/**
+ * AgentGym's env-server routes over an `InstanceTable`: create, reset, step, observation and
+ * close, each on behalf of a `Caller` whose instances are the only ones it can see. Field names
+ * come from the adapter; data_idx → task from `agentGymTaskOrder`.
+ */
+import type { IncomingMessage } from 'node:http';
+import { EnvError, type EnvDefinition, type JsonValue } from '../../envs/contract.ts';
+import { agentGymTaskOrder } from '../../envs/remote/agentgym-http-env.ts';
+import type { Caller } from './access.ts';
+import type { Reply, ServerAdapter } from './adapters.ts';
+import { BadRequest, intField, optionalIntField, readJsonBody, stringField, type Body } from './http-io.ts';
+import type { InstanceTable } from './instances.ts';
+
+export const KNOWN_ROUTES = ['/create', '/reset', '/step', '/close', '/observation', '/'] as const;
+
+export type Route = (req: IncomingMessage, path: string, caller: Caller) => Promise<JsonValue>;
+
+export function agentGymRoutes(definition: EnvDefinition, adapter: ServerAdapter, table: InstanceTable, maxBodyBytes: number): Route {
+  const order = agentGymTaskOrder(definition);
+  const idField = adapter.idField;
+  const indexField = adapter.indexField ?? 'data_idx';
+
+  async function reset(caller: Caller, id: number, dataIdx: number, seed: number | undefined): Promise<JsonValue> {
+    const taskId = order.taskIdAt(dataIdx);
+    if (taskId === undefined) {
+      throw new EnvError('TASK_UNKNOWN', `data_idx ${dataIdx} out of range 0..${order.size - 1} (test tasks first, then train)`);
+    }
+    const instance = table.acquire(id, caller.owner);
+    try {
+      instance.phase = 'created';
+      const result = await instance.env.reset(seed === undefined ? { taskId } : { taskId, seed });
+      instance.observation = adapter.observation(result);
+      instance.reward = 0;
+      instance.phase = 'running';
+      return adapter.resetReply(id, instance.observation, result);
+    } finally {
+      table.release(instance);
+    }
+  }
+
+  async function step(caller: Caller, id: number, action: string): Promise<Reply> {
+    const instance = table.acquire(id, caller.owner);
+    try {
+      if (instance.phase === 'created') throw new EnvError('ENV_NOT_RESET', `instance ${id} has not been reset: POST /reset {"${idField}": ${id}, "${indexField}": N} first`);
+      if (instance.phase === 'done') throw new EnvError('ENV_NOT_RESET', `The task with environment ${id} has finished: POST /reset to start another`);
+      const result = await instance.env.step(action);
+      instance.reward += result.reward;
+      instance.observation = adapter.observation(result);
+      if (result.terminated || result.truncated) instance.phase = 'done';
+      const score = typeof result.info.score === 'number' ? result.info.score : instance.reward;
+      return adapter.stepReply(instance.observation, result, score);
+    } finally {
+      table.release(instance);
+    }
+  }
+
+  async function create(caller: Caller, body: Body): Promise<JsonValue> {
+    const unsupported = adapter.checkCreate(body);
+    if (unsupported !== undefined) throw new EnvError('PROTOCOL_ERROR', unsupported);
+    const instance = table.create(caller);
+    if (!adapter.resetOnCreate) return { [idField]: instance.id };
+    try {
+      const index = adapter.indexField !== undefined ? (optionalIntField(body, adapter.indexField) ?? 0) : 0;
+      const reply = await reset(caller, instance.id, index, undefined);
+      return adapter.createReply ? adapter.createReply(instance.id, reply) : reply;
+    } catch (err) {
+      table.remove(instance.id, caller.owner);
+      throw err;
+    }
+  }
+
+  function observation(caller: Caller, url: string): JsonValue {
+    const query = new URLSearchParams(url.includes('?') ? url.slice(url.indexOf('?') + 1) : '');
+    const raw = query.get(idField);
+    if (raw === null || !/^\d+$/.test(raw)) throw new BadRequest(400, `query parameter "${idField}" must be an integer, got ${JSON.stringify(raw)}`);
+    const instance = table.peek(Number(raw), caller.owner);
+    if (!instance) throw new EnvError('ENV_CLOSED', `The id ${raw} is not valid.`);
+    if (instance.observation === undefined) throw new EnvError('ENV_NOT_RESET', `instance ${raw} has not been reset`);
+    instance.lastUsed = performance.now();
+    return instance.observation;
+  }
+
+  return async (req, path, caller) => {
+    if (req.method === 'GET') {
+      if (path === '/observation') return observation(caller, req.url ?? '');
+      if (path === '/') return `This is environment ${definition.spec.id} (actorgym, AgentGym HTTP protocol).`;
+    } else if (req.method === 'POST') {
+      switch (path) {
+        case '/step': {
+          const body = await readJsonBody(req, maxBodyBytes);
+          return step(caller, intField(body, idField), stringField(body, 'action'));
+        }
+        case '/reset': {
+          const body = await readJsonBody(req, maxBodyBytes);
+          return reset(caller, intField(body, idField), intField(body, indexField), optionalIntField(body, 'seed'));
+        }
+        case '/create':
+          return create(caller, await readJsonBody(req, maxBodyBytes));
+        case '/close':
+          return table.remove(intField(await readJsonBody(req, maxBodyBytes), idField), caller.owner);
+      }
+    }
+    if ((KNOWN_ROUTES as readonly string[]).includes(path)) throw new BadRequest(405, `method ${req.method ?? '?'} not allowed on ${path}`);
+    throw new BadRequest(404, `no route ${req.method ?? '?'} ${path}; routes: POST /create /reset /step /close, GET /observation?${idField}=N`);
+  };
+}
