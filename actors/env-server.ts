@@ -66,7 +66,10 @@ export interface EnvServerOptions {
 }
 
 export interface EnvServerStats {
+  /** WebSocket connections open now. */
   readonly connections: number;
+  /** TCP connections open now, upgraded or not (what `maxConnections` caps). */
+  readonly tcpConnections: number;
   /** Env instances open now, over all connections. */
   readonly instances: number;
   /** Frames received since start. */
@@ -214,6 +217,7 @@ export async function startEnvServer(options: EnvServerOptions): Promise<EnvServ
     drain,
     stats: () => ({
       connections: connections.size,
+      tcpConnections: listener.connections(),
       ...counters,
       bufferedBytes: outbound.bytes,
       peakBufferedBytes: outbound.peak,

@@ -90,8 +90,13 @@ export async function listenWebSocket(
   };
 
   const http = createServer(
-    // node's own header and request deadlines back the per-connection one below for HTTP requests.
-    { headersTimeout: handshakeTimeoutMs, requestTimeout: handshakeTimeoutMs },
+    // node's own header and request deadlines back the per-connection one below for HTTP
+    // requests; its sweep runs often enough for a short deadline to hold.
+    {
+      headersTimeout: handshakeTimeoutMs,
+      requestTimeout: handshakeTimeoutMs,
+      connectionsCheckingInterval: Math.min(30_000, Math.max(50, handshakeTimeoutMs / 4)),
+    },
     (request: IncomingMessage, response: ServerResponse) => {
       if (answerHealth(request, response, readiness)) return;
       response.writeHead(426, { 'Content-Type': 'text/plain', Upgrade: 'websocket' });

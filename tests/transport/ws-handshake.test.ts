@@ -1,0 +1,63 @@
+/**
+ * Issue 24, finding 5: idle TCP connections were never closed before auth, so a few hundred of
+ * them exhausted file descriptors. Every connection now has a deadline to complete its upgrade
+ * (or its HTTP request), and the server caps connections; an upgraded peer is not affected.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { startEnvServer } from '../../actors/env-server.ts';
+import { connectEnvServer } from '../../envs/remote/ws-client.ts';
+import { counterDefinition, resolver } from './fake-env.ts';
+import { getJson, openIdleSockets } from './http-probe.ts';
+import { until } from './raw-peer.ts';
+
+const cleanup: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const step of cleanup.splice(0).reverse()) await step();
+});
+
+async function serve(options: Partial<Parameters<typeof startEnvServer>[0]> = {}) {
+  const lines: Record<string, unknown>[] = [];
+  const server = await startEnvServer({
+    port: 0,
+    resolveEnv: resolver(counterDefinition()),
+    log: (event, fields) => lines.push({ event, ...fields }),
+    ...options,
+  });
+  cleanup.push(() => server.close());
+  return { server, lines };
+}
+
+describe('handshake deadline and connection cap (issue 24, finding 5)', () => {
+  it('destroys connections that do not upgrade in time, idle or trickling headers, and keeps upgraded ones', async () => {
+    const { server, lines } = await serve({ handshakeTimeoutMs: 300 });
+    const connection = await connectEnvServer(server.url);
+    cleanup.push(() => connection.close());
+    const idle = await openIdleSockets(server.port, 20);
+    const trickling = await openIdleSockets(server.port, 20, 'GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n');
+    await until(() => [...idle, ...trickling].every((s) => s.closed), 10_000);
+    // node's own header deadline may take a trickling one first; the silent ones are all ours.
+    expect(lines.filter((line) => line.event === 'limit.hit' && line.limit === 'handshake_timeout').length).toBeGreaterThanOrEqual(20);
+    // The upgraded connection outlived the deadline and still works.
+    await connection.spec('counter');
+    const env = connection.makeEnv('counter');
+    await env.reset({ taskId: 'count-2' });
+    await env.step('inc');
+    expect(await env.step('inc')).toMatchObject({ terminated: true, reward: 1 });
+    expect(server.stats()).toMatchObject({ connections: 1, tcpConnections: 1 });
+  });
+
+  it('closes connections past maxConnections at once and reports not ready at the cap', async () => {
+    const { server, lines } = await serve({ maxConnections: 4 });
+    const held = await openIdleSockets(server.port, 3);
+    await until(() => server.stats().tcpConnections === 3);
+    // The probe is the fourth connection: one more would be refused, so the server is not ready.
+    expect(await getJson(server.url, '/readyz')).toMatchObject({ status: 503, body: { ready: false, reason: 'at the connection limit' } });
+    const extra = await openIdleSockets(server.port, 2);
+    await until(() => extra.filter((s) => s.closed).length >= 1);
+    expect(held.some((s) => s.closed)).toBe(false);
+    expect(lines).toContainEqual(expect.objectContaining({ event: 'limit.hit', limit: 'max_connections', max: 4 }));
+    for (const s of [...held, ...extra]) s.socket.destroy();
+    await until(() => server.stats().tcpConnections === 0);
+    expect((await getJson(server.url, '/readyz')).status).toBe(200);
+  });
+});
