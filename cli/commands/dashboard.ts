@@ -6,8 +6,10 @@
 import { Help, type Command } from 'commander';
 import type { Observable } from 'rxjs';
 import { startEventServer } from '../../actors/event-server.ts';
+import { createOpsLog } from '../../actors/ops/ops-log.ts';
 import { DashboardError, parseRunArg, startDashboard, type Dashboard } from '../../dashboard/index.ts';
 import type { RunEvent } from '../../streams/events.ts';
+import { isLoopbackHost } from '../../streams/wire/origin.ts';
 import type { TrainingEvent } from '../../streams/training-events.ts';
 import { port, positiveInt, printJson } from '../output.ts';
 
@@ -16,6 +18,7 @@ export const DEFAULT_DASHBOARD_PORT = 8787;
 const DEFAULT_PORT_FALLBACKS = 20;
 
 const warn = (message: string) => process.stderr.write(`dashboard: ${message}\n`);
+const TOKEN_HINT = 'requires the token: open the URL once with ?token=<token> (it is then kept in a cookie), or send Authorization: Bearer <token>';
 
 /** `Commander` fills these from the options added by `addDashboardOptions`. */
 export interface DashboardCliOptions {
@@ -24,6 +27,19 @@ export interface DashboardCliOptions {
   dashboardPort?: number;
   dashboardHost?: string;
   eventsPort?: number;
+  /** The command's `--token` (train has one, for --remote), else ACTORGYM_TOKEN. */
+  token?: string;
+}
+
+/**
+ * The token a dashboard bound to `host` requires: none on loopback (only this machine's programs
+ * and pages reach it, and the Host and Origin checks keep other sites out), the command's token
+ * beyond it, and a warning when there is none.
+ */
+export function dashboardAccess(host: string, token: string | undefined): { token?: string; warning?: string } {
+  if (isLoopbackHost(host)) return {};
+  if (token !== undefined && token !== '') return { token };
+  return { warning: `listening on ${host} without --token (or ACTORGYM_TOKEN): anyone who can reach this machine can read these runs` };
 }
 
 const DASHBOARD_OPTIONS = new Set(['dashboard', 'dashboardPort', 'dashboardHost', 'eventsPort']);
@@ -41,7 +57,7 @@ export function addDashboardOptions(command: Command): Command {
   return command
     .option('--no-dashboard', 'do not serve the live dashboard')
     .option('--dashboard-port <port>', `dashboard port (default ${DEFAULT_DASHBOARD_PORT}, else the next free one)`, port)
-    .option('--dashboard-host <host>', 'host of the dashboard and of --events-port (default 127.0.0.1; the dashboard has no authentication)')
+    .option('--dashboard-host <host>', 'host of the dashboard and of --events-port (default 127.0.0.1; beyond loopback both require --token or ACTORGYM_TOKEN)')
     .option('--events-port <port>', 'also serve the event stream over WebSocket, for `actorgym dashboard --connect` elsewhere', port);
 }
 
@@ -51,16 +67,21 @@ export function addDashboardOptions(command: Command): Command {
  */
 export async function serveTrainingDashboard(events: Observable<TrainingEvent>, options: DashboardCliOptions = {}): Promise<{ close(): Promise<void> }> {
   const closers: (() => Promise<void>)[] = [];
+  const token = options.token ?? process.env.ACTORGYM_TOKEN;
+  const guard = dashboardAccess(options.dashboardHost ?? '127.0.0.1', token);
+  if (guard.warning !== undefined && (options.dashboard !== false || options.eventsPort !== undefined)) warn(guard.warning);
   if (options.dashboard !== false) {
     try {
       const dashboard = await startDashboard({
         port: options.dashboardPort ?? DEFAULT_DASHBOARD_PORT,
         portFallbacks: DEFAULT_PORT_FALLBACKS,
         ...(options.dashboardHost !== undefined ? { host: options.dashboardHost } : {}),
+        ...(guard.token !== undefined ? { token: guard.token } : {}),
         warn,
       });
       dashboard.addLive(events, { label: 'this run' });
       process.stderr.write(`dashboard: ${dashboard.url}\n`);
+      if (guard.token !== undefined) warn(TOKEN_HINT);
       closers.push(() => dashboard.close());
     } catch (error) {
       warn(`not started: ${error instanceof Error ? error.message : String(error)} (training goes on)`);
@@ -69,7 +90,9 @@ export async function serveTrainingDashboard(events: Observable<TrainingEvent>, 
   if (options.eventsPort !== undefined) {
     // The event server's type is RunEvent; training events are JSON the same way and observers skip types they do not know.
     const host = options.dashboardHost !== undefined ? { host: options.dashboardHost } : {};
-    const server = await startEventServer({ port: options.eventsPort, events, ...host }).catch(async (error: unknown) => {
+    // One token guards every port the command opens: the event stream takes it wherever it listens.
+    const auth = token !== undefined && token !== '' ? { token } : {};
+    const server = await startEventServer({ port: options.eventsPort, events, ...host, ...auth }).catch(async (error: unknown) => {
       await Promise.all(closers.map((close) => close()));
       throw error;
     });
@@ -85,8 +108,10 @@ interface DashboardCommandOptions {
   token?: string;
   port: number;
   host: string;
+  allowHost: string[];
   alarmSeconds: number;
   json?: boolean;
+  logJson?: boolean;
 }
 
 const collect = (value: string, previous: string[]) => [...previous, value];
@@ -97,20 +122,27 @@ export function registerDashboard(program: Command): void {
     .description('serve the dashboard for run directories (--run, several to overlay) and remote runs (--connect); Ctrl-C stops it')
     .option('--run <dir>', 'a run directory (actorgym train --out DIR), or LABEL=DIR to name it; repeat to overlay runs', collect, [])
     .option('--connect <url>', 'an event server, e.g. ws://host:8200 (actorgym train --events-port 8200); repeatable', collect, [])
-    .option('--token <token>', 'bearer token for --connect (or ACTORGYM_TOKEN)')
+    .option('--token <token>', 'bearer token for --connect, and required of every browser and client when --host is beyond loopback (or ACTORGYM_TOKEN)')
     .option('--port <port>', `port (default ${DEFAULT_DASHBOARD_PORT}, else the next free one; 0 = any)`, port, DEFAULT_DASHBOARD_PORT)
-    .option('--host <host>', 'host to listen on; the dashboard has no authentication', '127.0.0.1')
+    .option('--host <host>', 'host to listen on; beyond loopback the dashboard requires --token (open it once as /?token=T)', '127.0.0.1')
+    .option('--allow-host <name>', 'a Host name the dashboard answers to besides loopback, this machine\'s name and addresses (repeatable)', collect, [])
     .option('--alarm-seconds <s>', 'the episode board flags episodes stuck in one state this long', positiveInt('--alarm-seconds'), 30)
     .option('--json', 'print {url, runs} as JSON on stdout once serving')
+    .option('--log-json', 'one JSON line on stderr per refused request and per page connection')
     .action(async (options: DashboardCommandOptions) => {
       if (options.run.length === 0 && options.connect.length === 0) {
         throw new Error('nothing to show: give --run DIR (a run directory) or --connect ws://HOST:PORT (an event server); `actorgym train` serves its own dashboard');
       }
       const token = options.token ?? process.env.ACTORGYM_TOKEN;
+      const guard = dashboardAccess(options.host, token);
+      if (guard.warning !== undefined) warn(guard.warning);
       const dashboard = await startDashboard({
         port: options.port,
         portFallbacks: options.port === 0 ? 0 : DEFAULT_PORT_FALLBACKS,
         host: options.host,
+        allowedHosts: options.allowHost,
+        log: createOpsLog({ server: 'dashboard', enabled: options.logJson === true }),
+        ...(guard.token !== undefined ? { token: guard.token } : {}),
         alarmMs: options.alarmSeconds * 1000,
         warn,
       });
@@ -125,6 +157,7 @@ export function registerDashboard(program: Command): void {
         throw error instanceof DashboardError ? new Error(`${error.code}: ${error.message}`) : error;
       }
       report(dashboard, options.json === true);
+      if (guard.token !== undefined) warn(TOKEN_HINT);
       await new Promise<void>((resolve) => {
         process.once('SIGINT', resolve);
         process.once('SIGTERM', resolve);

@@ -9,11 +9,18 @@
  * dashboard.addLive(training.events, { label: 'grpo' });
  * await dashboard.addRunDir('runs/baseline');
  * console.log(dashboard.url);
+ *
+ * Access (./access.ts): requests whose `Host` is not this machine's are refused (DNS rebinding),
+ * browser pages of other sites too, and with `token` every request needs it. `/healthz` and
+ * `/readyz` answer first, for probes.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import path from 'node:path';
 import type { Duplex } from 'node:stream';
 import type { Observable } from 'rxjs';
+import { answerHealth } from '../../actors/ops/health.ts';
+import type { OpsLog } from '../../actors/ops/ops-log.ts';
+import { DashboardAccess, type AccessDecision } from './access.ts';
 import { ApiRoutes } from './api-routes.ts';
 import { DashboardRun } from './dashboard-run.ts';
 import type { BoardEvent } from './episode-board.ts';
@@ -26,8 +33,14 @@ import { StaticAssets } from './static-assets.ts';
 export interface DashboardOptions extends LiveHubOptions {
   /** Default 0: a port the OS assigns. */
   readonly port?: number;
-  /** Default `127.0.0.1`. The dashboard has no authentication: bind other hosts only on trusted networks. */
+  /** Default `127.0.0.1`. Beyond loopback, give a `token` (the CLI insists, or warns). */
   readonly host?: string;
+  /** Every request (page, API, `/live`) must carry it: Bearer, Basic password, `?token=` then a cookie. */
+  readonly token?: string;
+  /** `Host` names answered besides loopback, the bind address, this machine's name and addresses. */
+  readonly allowedHosts?: readonly string[];
+  /** One JSON line per refused request and per `/live` page (`createOpsLog`). */
+  readonly log?: OpsLog;
   /** Ports tried after `port` when it is taken (port+1 …), before one the OS assigns. Default 0. */
   readonly portFallbacks?: number;
   /** How often a run directory's metrics.jsonl is checked for new lines (ms). Default 2 000. */
@@ -62,8 +75,18 @@ const SECURITY_HEADERS = {
   'Content-Security-Policy': "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'",
 };
 
+/** Node's defaults are 60 s for headers and 300 s per request: a read-only page needs far less. */
+const HEADERS_TIMEOUT_MS = 10_000;
+const REQUEST_TIMEOUT_MS = 30_000;
+/** Pages and API clients at once; a browser opens about six per page. */
+const MAX_CONNECTIONS = 256;
+
 export async function startDashboard(options: DashboardOptions = {}): Promise<Dashboard> {
   const warn = options.warn ?? (() => {});
+  const log: OpsLog = options.log ?? (() => {});
+  const host = options.host ?? '127.0.0.1';
+  const access = new DashboardAccess({ host, ...(options.token !== undefined ? { token: options.token } : {}), ...(options.allowedHosts ? { allowedHosts: options.allowedHosts } : {}) });
+  let closing: Promise<void> | undefined;
   const now = options.now ?? Date.now;
   const runs: DashboardRun[] = [];
   const cleanups: (() => void)[] = [];
@@ -78,34 +101,56 @@ export async function startDashboard(options: DashboardOptions = {}): Promise<Da
     return run;
   };
 
-  const server = createServer((request, response) => {
-    serve(request, response).catch((error: unknown) => {
+  const server = createServer({ headersTimeout: HEADERS_TIMEOUT_MS, requestTimeout: REQUEST_TIMEOUT_MS }, (request, response) => {
+    if (answerHealth(request, response, () => ({ ready: closing === undefined, ...(closing ? { reason: 'closing' } : {}), detail: { runs: runs.length, pages: hub.stats().pages } }))) return;
+    const decision = access.check(request);
+    if (!decision.ok) return refuse(response, decision, request);
+    const headers: Record<string, string> = decision.setCookie !== undefined ? { 'Set-Cookie': decision.setCookie } : {};
+    if (decision.redirect !== undefined) return send(response, 303, 'text/plain; charset=utf-8', 'signed in\n', { ...headers, Location: decision.redirect });
+    serve(request, response, headers).catch((error: unknown) => {
       if (!response.headersSent) send(response, 500, 'application/json', JSON.stringify({ error: { code: 'INTERNAL', message: String(error) } }));
       else response.destroy();
     });
   });
+  server.maxConnections = MAX_CONNECTIONS;
   server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     socket.on('error', () => {});
-    if (pathOf(request) === '/live') hub.handleUpgrade(request, socket, head);
-    else socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+    const decision = access.check(request);
+    if (!decision.ok) {
+      log('request.refused', { peer: request.socket.remoteAddress, reason: decision.code, path: '/live', host: request.headers.host, origin: request.headers.origin });
+      const body = JSON.stringify({ error: { code: decision.code, message: decision.message } });
+      const status = decision.status === 401 ? '401 Unauthorized' : '403 Forbidden';
+      return void socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+    }
+    if (pathOf(request) !== '/live') return void socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+    const peer = request.socket.remoteAddress;
+    log('live.opened', { peer });
+    socket.once('close', () => log('live.closed', { peer }));
+    hub.handleUpgrade(request, socket, head);
   });
   server.on('clientError', (_error, socket) => socket.destroy());
 
-  async function serve(request: IncomingMessage, response: ServerResponse): Promise<void> {
+  function refuse(response: ServerResponse, decision: Extract<AccessDecision, { ok: false }>, request: IncomingMessage): void {
+    log('request.refused', { peer: request.socket.remoteAddress, reason: decision.code, path: pathOf(request), host: request.headers.host, origin: request.headers.origin });
+    // A browser asked for the token shows its own prompt: any user name, the token as password.
+    const challenge: Record<string, string> = decision.status === 401 ? { 'WWW-Authenticate': 'Basic realm="actorgym dashboard", charset="UTF-8"' } : {};
+    send(response, decision.status, 'application/json', JSON.stringify({ error: { code: decision.code, message: decision.message } }), { ...challenge, Connection: 'close' });
+  }
+
+  async function serve(request: IncomingMessage, response: ServerResponse, extra: Record<string, string>): Promise<void> {
     if (request.method !== 'GET' && request.method !== 'HEAD') {
       return send(response, 405, 'application/json', JSON.stringify({ error: { code: 'METHOD_NOT_ALLOWED', message: 'the dashboard is read-only: GET only' } }), { Allow: 'GET, HEAD' });
     }
     const pathname = pathOf(request);
     if (pathname.startsWith('/api/')) {
       const { status, body } = await api.handle(pathname);
-      return send(response, status, 'application/json', JSON.stringify(body), { 'Cache-Control': 'no-store' });
+      return send(response, status, 'application/json', JSON.stringify(body), { ...extra, 'Cache-Control': 'no-store' });
     }
     const asset = await assets.get(pathname);
-    if (!asset) return send(response, 404, 'text/plain; charset=utf-8', `not found: ${pathname}\n`);
-    return send(response, 200, asset.type, asset.body);
+    if (!asset) return send(response, 404, 'text/plain; charset=utf-8', `not found: ${pathname}\n`, extra);
+    return send(response, 200, asset.type, asset.body, extra);
   }
 
-  const host = options.host ?? '127.0.0.1';
   let port: number;
   try {
     port = await listenWithFallback(server, options.port ?? 0, host, options.portFallbacks ?? 0);
@@ -114,7 +159,7 @@ export async function startDashboard(options: DashboardOptions = {}): Promise<Da
     throw error;
   }
   const shownHost = host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
-  let closing: Promise<void> | undefined;
+  log('server.listening', { host, port, auth: options.token !== undefined ? 'token' : 'none' });
 
   return {
     url: `http://${shownHost}:${port}/`,
