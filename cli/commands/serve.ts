@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { startAgentGymHttpServer } from '../../actors/agentgym-http-server.ts';
+import { DEFAULT_MAX_INSTANCES as HTTP_MAX_INSTANCES, DEFAULT_MAX_INSTANCES_PER_CLIENT as HTTP_MAX_INSTANCES_PER_CLIENT, startAgentGymHttpServer } from '../../actors/agentgym-http-server.ts';
 import { rateLimitOf } from '../../actors/env-server/token-bucket.ts';
 import { startEnvServer } from '../../actors/env-server.ts';
 import { createOpsLog } from '../../actors/ops/ops-log.ts';
@@ -29,6 +29,9 @@ interface ServeOptions {
   drainTimeout: number;
   allowOrigin: string[];
   logJson?: boolean;
+  httpToken: string[];
+  httpMaxInstances: number;
+  httpMaxInstancesPerClient: number;
 }
 
 const collect = (value: string, previous: string[]) => [...previous, value];
@@ -51,6 +54,10 @@ export function registerServe(program: Command): void {
     .option('--drain-timeout <ms>', 'on SIGTERM/SIGINT, how long running episodes may go on before the server closes', nonNegativeInt('--drain-timeout'), SERVER_DRAIN_TIMEOUT_MS)
     .option('--allow-origin <origin>', 'a browser origin allowed to connect, e.g. https://lab.example (repeatable; * allows any)', collect, [])
     .option('--log-json', 'one JSON line on stderr per connection event (opened, refused, closed, limit hit)')
+    // AgentGym HTTP only; --token, --allow-origin, --max-connections, --handshake-timeout, --drain-timeout and --log-json apply to it too.
+    .option('--http-token <token>', 'another token the AgentGym HTTP port accepts besides --token (repeatable); each owns the instances it creates', collect, [])
+    .option('--http-max-instances <n>', 'AgentGym HTTP: instances over all clients', positiveInt('--http-max-instances'), HTTP_MAX_INSTANCES)
+    .option('--http-max-instances-per-client <n>', 'AgentGym HTTP: instances one client (a token, else a remote address) may hold', positiveInt('--http-max-instances-per-client'), HTTP_MAX_INSTANCES_PER_CLIENT)
     .action(async (envId: string, options: ServeOptions) => {
       const definition = getEnv(envId);
       const token = options.token ?? process.env.ACTORGYM_TOKEN;
@@ -80,15 +87,26 @@ export function registerServe(program: Command): void {
       process.stdout.write(`actorgym serve: ${definition.spec.id} listening on ${server.url}\n`);
       const http =
         options.agentgymHttp !== undefined
-          ? await startAgentGymHttpServer({ port: options.agentgymHttp, host: options.host, definition })
+          ? await startAgentGymHttpServer({
+              port: options.agentgymHttp,
+              host: options.host,
+              definition,
+              token: [...(token ? [token] : []), ...options.httpToken],
+              allowOrigins: options.allowOrigin,
+              maxInstances: options.httpMaxInstances,
+              maxInstancesPerClient: options.httpMaxInstancesPerClient,
+              maxConnections: options.maxConnections,
+              headersTimeoutMs: options.handshakeTimeout,
+              log: createOpsLog({ server: 'agentgym-http', enabled: options.logJson === true }),
+            })
           : undefined;
       if (http) process.stdout.write(`actorgym serve: AgentGym HTTP protocol on ${http.url}\n`);
       // The first signal drains (running episodes finish, within --drain-timeout); a second one closes at once.
       let stopping = false;
       const shutdown = async () => {
-        if (stopping) await server.close();
+        if (stopping) await Promise.all([server.close(), http?.close()]);
         stopping = true;
-        await Promise.all([server.drain(options.drainTimeout), http?.close()]);
+        await Promise.all([server.drain(options.drainTimeout), http?.drain(options.drainTimeout)]);
         process.exit(0);
       };
       process.on('SIGINT', () => void shutdown());
