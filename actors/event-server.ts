@@ -1,14 +1,25 @@
 /**
  * Serves a run's event stream over WebSocket (docs/protocol.md#event-stream). Each observer
  * sends `subscribe` (optionally naming event types) and gets `event` frames, then `end` and a
- * normal close when the run's stream completes. Each connection holds its own subscription to
- * `events`, cancelled when the connection closes; pass a hot stream (a Subject or `share()`).
+ * normal close when the run's stream completes.
+ *
+ * The server subscribes to `events` once, when it starts, and keeps the run's events so far in a
+ * bounded replay log (actors/event-server/replay-log.ts): a subscriber that connects late first
+ * gets the replay, then the live events, with nothing missing or repeated at the seam (the
+ * snapshot and the switch to live happen in one synchronous step). Start the server before the
+ * run, and `waitForSubscribers` to hold the run until observers are there.
+ *
+ * `close()` drains: it refuses new connections, lets every subscriber receive its backlog and
+ * `end` (bounded by `drainMs`), and only then closes the listener, so a slow subscriber still gets
+ * every lossless event of a run that has finished.
  */
 import type { Observable, Subscription } from 'rxjs';
-import { WebSocket, type RawData } from 'ws';
+import type { RawData, WebSocket } from 'ws';
+import type { HealthState } from './ops/health.ts';
+import type { OpsLog } from './ops/ops-log.ts';
 import type { TrainingEvent } from '../streams/training-events.ts';
 import { encodeError } from '../streams/wire/env-codec.ts';
-import { decodeSubscribe, encodeEvent, END_FRAME, SUBSCRIBED_FRAME } from '../streams/wire/event-codec.ts';
+import { decodeSubscribe, encodeEvent, END_FRAME } from '../streams/wire/event-codec.ts';
 import {
   CloseCode,
   EVENT_LOSSY_BUFFER_BYTES,
@@ -17,6 +28,13 @@ import {
   SERVER_HEARTBEAT_MS,
 } from '../streams/wire/limits.ts';
 import { listenWebSocket } from '../streams/wire/ws-server.ts';
+import { isLossy } from './event-server/delivery-classes.ts';
+import { EVENT_DRAIN_TIMEOUT_MS, EVENT_REPLAY_BYTES, EVENT_SOCKET_HIGH_WATER_BYTES } from './event-server/limits.ts';
+import { ReplayLog, type ReplayEntry, type ReplayStats } from './event-server/replay-log.ts';
+import { Subscriber, type StreamEnding, type SubscriberLimits } from './event-server/subscriber.ts';
+import { SubscriberWaits, type WaitForSubscribersOptions, type WaitForSubscribersResult } from './event-server/subscriber-waits.ts';
+
+export type { WaitForSubscribersOptions, WaitForSubscribersResult } from './event-server/subscriber-waits.ts';
 
 /** Rollout events, or a training run's (which include them). */
 type StreamEvent = TrainingEvent;
@@ -27,14 +45,22 @@ export interface EventServerOptions {
   readonly host?: string;
   readonly events: Observable<StreamEvent>;
   readonly token?: string;
+  /** Browser origins allowed to subscribe besides this server's own loopback pages (`*`: any). Default: none. */
+  readonly allowOrigins?: readonly string[];
   /** Ping interval (ms); 0 disables. Default 30 000. */
   readonly heartbeatMs?: number;
   /** Largest inbound frame (bytes). Default 64 KiB. */
   readonly maxPayload?: number;
-  /** Buffered bytes above which a subscriber misses high-rate events. Default 1 MiB. */
+  /** Live backlog bytes above which a subscriber misses high-rate events. Default 1 MiB. */
   readonly lossyBufferBytes?: number;
-  /** Buffered bytes above which a subscriber is closed with 1008. Default 16 MiB. */
+  /** Live backlog bytes above which a subscriber is closed with 1008. Default 16 MiB. */
   readonly maxBufferedBytes?: number;
+  /** Encoded bytes of the run's events kept for late subscribers. Default 32 MiB. */
+  readonly replayBytes?: number;
+  /** The longest `close()` waits for subscribers to receive their backlog (ms). Default 10 000. */
+  readonly drainMs?: number;
+  /** Connection events as JSON lines (`--log-json`). */
+  readonly log?: OpsLog;
 }
 
 export interface EventServerStats {
@@ -42,76 +68,78 @@ export interface EventServerStats {
   readonly subscribers: number;
   /** High-rate events skipped for slow subscribers since start. */
   readonly dropped: number;
+  readonly replay: ReplayStats;
 }
 
 export interface EventServerHandle {
   readonly port: number;
   readonly url: string;
+  /** Resolves once `count` subscribers are subscribed at the same time, or when the wait ends otherwise. */
+  waitForSubscribers(count: number, options?: WaitForSubscribersOptions): Promise<WaitForSubscribersResult>;
+  /** Drains every subscriber (bounded by `drainMs`), then closes; idempotent. */
   close(): Promise<void>;
   stats(): EventServerStats;
 }
 
-/**
- * Lossy on purpose: per-turn events are a live view, and a slow dashboard should skip some
- * rather than fall ever further behind. Every other type (`episode.started`, `episode.finished`,
- * `run.*`, `horizon.changed`) is lossless: observers count on each one. Typed as strings so
- * `episode.state` is covered whenever the run emits it.
- */
-const LOSSY_TYPES: ReadonlySet<string> = new Set(['agent.acted', 'env.stepped', 'episode.state']);
+const COMPLETED: StreamEnding = { frame: END_FRAME, code: CloseCode.NORMAL, reason: 'end of stream' };
+const FAILED: StreamEnding = { code: CloseCode.INTERNAL, reason: 'event source failed' };
+const SHUTTING_DOWN: StreamEnding = { code: CloseCode.GOING_AWAY, reason: 'server shutting down' };
 
 export async function startEventServer(options: EventServerOptions): Promise<EventServerHandle> {
-  const lossyBytes = options.lossyBufferBytes ?? EVENT_LOSSY_BUFFER_BYTES;
-  const maxBytes = options.maxBufferedBytes ?? EVENT_MAX_BUFFERED_BYTES;
-  const subscriptions = new Map<WebSocket, Subscription | undefined>();
-  let dropped = 0;
-  // Subscribers of a hot stream get the same event one after the other: serialise it once.
-  let lastEvent: StreamEvent | undefined;
-  let lastText = '';
-  const textOf = (event: StreamEvent): string => {
-    if (event !== lastEvent) {
-      lastEvent = event;
-      lastText = encodeEvent(event);
-    }
-    return lastText;
+  const limits: SubscriberLimits = {
+    lossyBytes: options.lossyBufferBytes ?? EVENT_LOSSY_BUFFER_BYTES,
+    maxBytes: options.maxBufferedBytes ?? EVENT_MAX_BUFFERED_BYTES,
+    highWaterBytes: EVENT_SOCKET_HIGH_WATER_BYTES,
   };
+  const drainMs = options.drainMs ?? EVENT_DRAIN_TIMEOUT_MS;
+  const replay = new ReplayLog(options.replayBytes ?? EVENT_REPLAY_BYTES);
+  const connections = new Map<WebSocket, Subscriber | undefined>();
+  const subscribers = new Set<Subscriber>();
+  const waits = new SubscriberWaits(() => subscribers.size);
+  let droppedByClosed = 0;
+  let seq = 0;
+  let ended: StreamEnding | undefined;
+  let closing: Promise<void> | undefined;
 
-  /** Sends unless the peer has let `maxBufferedBytes` pile up, in which case it is closed. */
-  const send = (ws: WebSocket, text: string): void => {
-    if (ws.readyState !== WebSocket.OPEN) return;
-    if (ws.bufferedAmount > maxBytes) ws.close(CloseCode.POLICY, 'subscriber too slow');
-    else ws.send(text);
+  const endAll = (ending: StreamEnding) => {
+    ended = ending;
+    for (const subscriber of subscribers) subscriber.finish(ending);
   };
-
-  const deliver = (ws: WebSocket, event: StreamEvent): void => {
-    if (LOSSY_TYPES.has(event.type) && ws.bufferedAmount > lossyBytes) {
-      dropped++;
-      return;
-    }
-    send(ws, textOf(event));
-  };
+  // Subscribed before listening, so nothing the run emits from here on is missed.
+  const source: Subscription = options.events.subscribe({
+    next: (event) => {
+      const text = encodeEvent(event);
+      const entry: ReplayEntry = { seq: seq++, type: event.type, text, bytes: Buffer.byteLength(text), lossy: isLossy(event.type) };
+      replay.append(entry);
+      for (const subscriber of subscribers) subscriber.push(entry);
+    },
+    complete: () => endAll(COMPLETED),
+    error: () => endAll(FAILED),
+  });
 
   const subscribe = (ws: WebSocket, data: RawData, isBinary: boolean): void => {
     const frame = decodeSubscribe(data, isBinary);
-    if (!frame.ok) return send(ws, encodeError(frame.id, frame.error));
-    if (subscriptions.get(ws) !== undefined) {
+    if (!frame.ok) return void ws.send(encodeError(frame.id, frame.error));
+    if (connections.get(ws) !== undefined) {
       const error = { code: 'BAD_FRAME', message: 'this connection is already subscribed' } as const;
-      return send(ws, encodeError(frame.value.id ?? null, error));
+      return void ws.send(encodeError(frame.value.id ?? null, error));
     }
     const types = frame.value.types === undefined ? undefined : new Set<string>(frame.value.types);
-    send(ws, SUBSCRIBED_FRAME);
-    const subscription = options.events.subscribe({
-      next: (event) => {
-        if (types === undefined || types.has(event.type)) deliver(ws, event);
-      },
-      complete: () => {
-        if (ws.readyState !== WebSocket.OPEN) return;
-        ws.send(END_FRAME);
-        ws.close(CloseCode.NORMAL, 'end of stream');
-      },
-      error: () => ws.close(CloseCode.INTERNAL, 'event source failed'),
-    });
-    subscriptions.set(ws, subscription);
+    const snapshot = replay.snapshot(types);
+    const subscriber = new Subscriber(ws, types, snapshot, limits);
+    connections.set(ws, subscriber);
+    subscribers.add(subscriber);
+    ws.send(JSON.stringify({ op: 'subscribed', replayed: snapshot.length, missed: replay.missed(types) }));
+    subscriber.start();
+    if (ended !== undefined) subscriber.finish(ended);
+    else if (closing !== undefined) subscriber.finish(SHUTTING_DOWN);
+    waits.changed();
   };
+
+  const health = (): HealthState => ({
+    ready: true,
+    detail: { subscribers: subscribers.size, replayEvents: replay.stats().events, stream: ended === undefined ? 'live' : 'ended' },
+  });
 
   const listener = await listenWebSocket(
     {
@@ -120,25 +148,51 @@ export async function startEventServer(options: EventServerOptions): Promise<Eve
       token: options.token,
       heartbeatMs: options.heartbeatMs ?? SERVER_HEARTBEAT_MS,
       maxPayload: options.maxPayload ?? EVENT_SERVER_MAX_PAYLOAD,
+      ...(options.allowOrigins !== undefined ? { allowOrigins: options.allowOrigins } : {}),
+      ...(options.log !== undefined ? { log: options.log } : {}),
+      health,
     },
     (ws) => {
-      subscriptions.set(ws, undefined);
+      connections.set(ws, undefined);
       ws.on('message', (data: RawData, isBinary: boolean) => subscribe(ws, data, isBinary));
       ws.once('close', () => {
-        subscriptions.get(ws)?.unsubscribe();
-        subscriptions.delete(ws);
+        const subscriber = connections.get(ws);
+        connections.delete(ws);
+        if (subscriber === undefined) return;
+        subscribers.delete(subscriber);
+        droppedByClosed += subscriber.dropped;
+        waits.changed();
       });
     },
-  );
+  ).catch((error: unknown) => {
+    source.unsubscribe();
+    throw error;
+  });
+
+  const drain = async (): Promise<void> => {
+    listener.drain();
+    for (const subscriber of subscribers) subscriber.finish(ended ?? SHUTTING_DOWN);
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, drainMs)));
+    await Promise.race([Promise.all([...subscribers].map((subscriber) => subscriber.closed)), timeout]);
+    clearTimeout(timer);
+    source.unsubscribe();
+    waits.close();
+    await listener.close();
+  };
 
   return {
     port: listener.port,
     url: listener.url,
-    close: () => listener.close(),
+    waitForSubscribers: (count, waitOptions) => (closing !== undefined ? Promise.resolve({ ok: false, code: 'CLOSED', subscribers: subscribers.size }) : waits.wait(count, waitOptions)),
+    close() {
+      closing ??= drain();
+      return closing;
+    },
     stats: () => {
-      let subscribers = 0;
-      for (const subscription of subscriptions.values()) if (subscription !== undefined) subscribers++;
-      return { connections: subscriptions.size, subscribers, dropped };
+      let dropped = droppedByClosed;
+      for (const subscriber of subscribers) dropped += subscriber.dropped;
+      return { connections: connections.size, subscribers: subscribers.size, dropped, replay: replay.stats() };
     },
   };
 }

@@ -1,10 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { from, lastValueFrom, Subject, toArray, type Observable } from 'rxjs';
 import { startEventServer, type EventServerHandle } from '../../actors/event-server.ts';
-import type { EpisodeFinished, RunEvent } from '../../streams/events.ts';
+import type { RunEvent } from '../../streams/events.ts';
 import type { TrainingEvent } from '../../streams/training-events.ts';
 import { observeRun, ObserveRunError } from '../../streams/observe-run.ts';
 import { RawPeer, until } from './raw-peer.ts';
+import { acted, finished, runEvents } from './ws-event-fixtures.ts';
 
 const cleanup: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -15,38 +16,6 @@ async function serve(source: Observable<TrainingEvent>, extra: object = {}) {
   const server = await startEventServer({ port: 0, events: source, ...extra });
   cleanup.push(() => server.close());
   return server;
-}
-
-const finished = (i: number, error = ''): EpisodeFinished => ({
-  type: 'episode.finished', t: i, episodeId: `e${i}`, taskId: `task-${i}`, slot: i, attempt: 0,
-  outcome: i % 2 === 0 ? 'success' : 'failure', reward: i % 2 === 0 ? 1 : 0, turns: 3, maxTurns: 6, policyVersion: 0,
-  ...(error ? { outcome: 'aborted', abortReason: 'env_lost', error } : {}),
-});
-const acted = (i: number): RunEvent => ({ type: 'agent.acted', t: i, episodeId: `e${i}`, turn: 0, action: 'inc' });
-
-function runEvents(episodes: number): RunEvent[] {
-  const events: RunEvent[] = [
-    { type: 'run.started', t: 0, runId: 'r', env: 'counter', split: 'train', episodes, concurrency: 4, seed: 1, horizon: 6 },
-    { type: 'horizon.changed', t: 0, from: 6, to: 13, step: 100, reason: 'scaling' },
-  ];
-  for (let i = 0; i < episodes; i++) {
-    events.push(
-      { type: 'episode.started', t: i, episodeId: `e${i}`, taskId: `task-${i}`, slot: i, attempt: 0, maxTurns: 6, policyVersion: 0 },
-      acted(i),
-      { type: 'env.stepped', t: i, episodeId: `e${i}`, turn: 0, reward: 0, terminated: false, truncated: false },
-      finished(i),
-    );
-  }
-  events.push({
-    type: 'run.finished', t: 99, runId: 'r',
-    summary: {
-      env: 'counter', split: 'train', agent: 'oracle', seed: 1, slots: episodes, episodes, attempts: episodes, abortedAttempts: 0, abortReasons: {},
-      successRate: 0.5, abortedShare: 0, successRange: { low: 0.5, high: 0.5 },
-      meanReward: 0.5, meanTurns: 3, outcomes: { success: 1, failure: 1, truncated: 0, aborted: 0 }, horizon: 6,
-      wallSeconds: 1, stepsPerSecond: 6, results: [{ slot: 0, taskId: 'task-0', outcome: 'success', reward: 1, turns: 3, maxTurns: 6, attempts: 1 }],
-    },
-  });
-  return events;
 }
 
 async function subscribed(server: EventServerHandle, count = 1) {
@@ -82,7 +51,7 @@ describe('event server and observeRun', () => {
     expect(await lastValueFrom(observeRun(server.url).pipe(toArray()))).toEqual(events);
   });
 
-  it('closes the socket when the observer unsubscribes', async () => {
+  it('closes the socket when the observer unsubscribes; the server holds one subscription to the run until it closes', async () => {
     const source = new Subject<RunEvent>();
     const server = await serve(source);
     const seen: TrainingEvent[] = [];
@@ -92,7 +61,9 @@ describe('event server and observeRun', () => {
     await until(() => seen.length === 1);
     subscription.unsubscribe();
     await until(() => server.stats().connections === 0);
-    expect(source.observed).toBe(false); // the server cancelled its subscription too
+    expect(source.observed).toBe(true); // kept for the replay of later subscribers
+    await server.close();
+    expect(source.observed).toBe(false);
   });
 
   it('errors the observer when the connection closes without end', async () => {
@@ -123,7 +94,7 @@ describe('event server and observeRun', () => {
     expect(await peer.call('nope')).toMatchObject({ op: 'error', id: null, error: { code: 'BAD_JSON' } });
     expect(await peer.call({ op: 'watch', id: 3 })).toMatchObject({ op: 'error', id: 3, error: { code: 'UNKNOWN_OP' } });
     expect(await peer.call({ op: 'subscribe', types: ['bogus.type'] })).toMatchObject({ error: { code: 'BAD_FRAME' } });
-    expect(await peer.call({ op: 'subscribe', types: ['run.finished'] })).toEqual({ op: 'subscribed' });
+    expect(await peer.call({ op: 'subscribe', types: ['run.finished'] })).toEqual({ op: 'subscribed', replayed: 0, missed: 0 });
     expect(await peer.call({ op: 'subscribe', id: 4 })).toMatchObject({ id: 4, error: { code: 'BAD_FRAME' } });
   });
 
@@ -132,7 +103,7 @@ describe('event server and observeRun', () => {
     const server = await serve(source, { lossyBufferBytes: 64 * 1024, maxBufferedBytes: 512 * 1024 * 1024 });
     const peer = await RawPeer.open(server.url);
     cleanup.push(() => peer.close());
-    expect(await peer.call({ op: 'subscribe' })).toEqual({ op: 'subscribed' });
+    expect(await peer.call({ op: 'subscribe' })).toEqual({ op: 'subscribed', replayed: 0, missed: 0 });
     peer.ws.pause();
     // Fill the kernel buffers and the socket's queue with lossless events, then interleave lossy ones.
     const padding = 'x'.repeat(64 * 1024);
