@@ -1,6 +1,5 @@
 import { Option, type Command } from 'commander';
 import { createRolloutSystem } from '../../actors/rollout-system.ts';
-import { startEventServer } from '../../actors/event-server.ts';
 import { resolveEnvDefinition } from '../../envs/index.ts';
 import type { Split } from '../../envs/contract.ts';
 import { AGENT_FORMS, resolveAgent } from '../agent-spec.ts';
@@ -9,9 +8,10 @@ import { BACKEND_PREFERENCES, type BackendPreference } from '../../policy/backen
 import { nonNegativeInt, port, positiveInt, printJson } from '../output.ts';
 import { showRunProgress } from '../progress.ts';
 import { closeRemote } from '../close-remote.ts';
+import { addEventsPortOptions, serveEventsPort, type EventsPortFlags } from '../events-port.ts';
 import { printLlmUsage, printRolloutSummary } from '../summary.ts';
 
-interface RolloutOptions extends LlmFlags {
+interface RolloutOptions extends LlmFlags, EventsPortFlags {
   env: string;
   agent: string;
   split: Split;
@@ -48,6 +48,7 @@ export function registerRollout(program: Command): void {
     .option('--env-timeout <ms>', 'deadline of each env call', positiveInt('--env-timeout'), 30_000)
     .addOption(new Option('--backend <backend>', 'tfjs backend of a checkpoint agent').choices(BACKEND_PREFERENCES as string[]).default('auto'))
     .option('--json', 'print one JSON object with the summary on stdout (with `llm` usage for an openai: agent)');
+  addEventsPortOptions(command);
   addLlmOptions(command).action(async (options: RolloutOptions) => {
     if (options.horizon !== undefined && options.schedule !== undefined) throw new Error('give --horizon or --schedule, not both');
     const token = options.token ?? process.env.ACTORGYM_TOKEN;
@@ -71,9 +72,8 @@ export function registerRollout(program: Command): void {
       envTimeoutMs: options.envTimeout,
       ...(agent.agentTimeoutMs !== undefined ? { agentTimeoutMs: agent.agentTimeoutMs } : {}),
     });
-    const eventServer =
-      options.eventsPort !== undefined ? await startEventServer({ port: options.eventsPort, events: system.events, ...(token ? { token } : {}) }) : undefined;
-    if (eventServer) process.stderr.write(`live events: ${eventServer.url}\n`);
+    // Before the run: subscribers see it from `run.started`; close() below drains them.
+    const eventServer = await serveEventsPort(system.events, options, token ? { token } : {});
     const total = options.episodes ?? env.tasks(options.split).length;
     const progress = showRunProgress(system.events, total, options.maxRetries, !options.json);
     agent.watchFatal?.((error) => system.stop(error.message));
