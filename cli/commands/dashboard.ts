@@ -5,12 +5,12 @@
  */
 import { Help, type Command } from 'commander';
 import type { Observable } from 'rxjs';
-import { startEventServer } from '../../actors/event-server.ts';
 import { createOpsLog } from '../../actors/ops/ops-log.ts';
 import { DashboardError, parseRunArg, startDashboard, type Dashboard } from '../../dashboard/index.ts';
 import type { RunEvent } from '../../streams/events.ts';
 import { isLoopbackHost } from '../../streams/wire/origin.ts';
 import type { TrainingEvent } from '../../streams/training-events.ts';
+import { addEventsPortOptions, EVENTS_PORT_OPTIONS, serveEventsPort, type EventsPortFlags } from '../events-port.ts';
 import { port, positiveInt, printJson } from '../output.ts';
 
 /** Tried first; when taken, the next DEFAULT_PORT_FALLBACKS ports, then one the OS assigns. */
@@ -21,7 +21,7 @@ const warn = (message: string) => process.stderr.write(`dashboard: ${message}\n`
 const TOKEN_HINT = 'requires the token: open the URL once with ?token=<token> (it is then kept in a cookie), or send Authorization: Bearer <token>';
 
 /** `Commander` fills these from the options added by `addDashboardOptions`. */
-export interface DashboardCliOptions {
+export interface DashboardCliOptions extends EventsPortFlags {
   /** false with --no-dashboard. */
   dashboard?: boolean;
   dashboardPort?: number;
@@ -42,7 +42,7 @@ export function dashboardAccess(host: string, token: string | undefined): { toke
   return { warning: `listening on ${host} without --token (or ACTORGYM_TOKEN): anyone who can reach this machine can read these runs` };
 }
 
-const DASHBOARD_OPTIONS = new Set(['dashboard', 'dashboardPort', 'dashboardHost', 'eventsPort']);
+const DASHBOARD_OPTIONS = new Set(['dashboard', 'dashboardPort', 'dashboardHost', 'eventsPort', ...EVENTS_PORT_OPTIONS]);
 
 export function addDashboardOptions(command: Command): Command {
   // Added first (train.ts keeps its edit to one line), listed last in --help, before -h.
@@ -54,11 +54,12 @@ export function addDashboardOptions(command: Command): Command {
       return [...options.filter((o) => !isOurs(o) && o.long !== '--help'), ...options.filter(isOurs), ...help];
     },
   });
-  return command
+  command
     .option('--no-dashboard', 'do not serve the live dashboard')
     .option('--dashboard-port <port>', `dashboard port (default ${DEFAULT_DASHBOARD_PORT}, else the next free one)`, port)
     .option('--dashboard-host <host>', 'host of the dashboard and of --events-port (default 127.0.0.1; beyond loopback both require --token or ACTORGYM_TOKEN)')
     .option('--events-port <port>', 'also serve the event stream over WebSocket, for `actorgym dashboard --connect` elsewhere', port);
+  return addEventsPortOptions(command);
 }
 
 /**
@@ -87,18 +88,15 @@ export async function serveTrainingDashboard(events: Observable<TrainingEvent>, 
       warn(`not started: ${error instanceof Error ? error.message : String(error)} (training goes on)`);
     }
   }
-  if (options.eventsPort !== undefined) {
-    // The event server's type is RunEvent; training events are JSON the same way and observers skip types they do not know.
-    const host = options.dashboardHost !== undefined ? { host: options.dashboardHost } : {};
-    // One token guards every port the command opens: the event stream takes it wherever it listens.
-    const auth = token !== undefined && token !== '' ? { token } : {};
-    const server = await startEventServer({ port: options.eventsPort, events, ...host, ...auth }).catch(async (error: unknown) => {
-      await Promise.all(closers.map((close) => close()));
-      throw error;
-    });
-    process.stderr.write(`live events: ${server.url}\n`);
-    closers.push(() => server.close());
-  }
+  // Before the run, waiting for --wait-subscribers; closing it drains every subscriber.
+  const host = options.dashboardHost !== undefined ? { host: options.dashboardHost } : {};
+  // One token guards every port the command opens: the event stream takes it wherever it listens.
+  const auth = token !== undefined && token !== '' ? { token } : {};
+  const server = await serveEventsPort(events, options, { ...host, ...auth }).catch(async (error: unknown) => {
+    await Promise.all(closers.map((close) => close()));
+    throw error;
+  });
+  if (server) closers.push(() => server.close());
   return { close: async () => void (await Promise.all(closers.map((close) => close()))) };
 }
 
