@@ -63,17 +63,35 @@ export function countingDefinition(definition: EnvDefinition): { readonly defini
   return { definition: oracle ? { ...counting, oracle: (env) => oracle(inner.get(env) ?? env) } : counting, live: () => live };
 }
 
-/** Runs `play` back to back from now until `stop()`, which waits for the run in progress and returns every run's value. */
-export function keepPlaying<T>(play: () => Promise<T>): { stop(): Promise<T[]> } {
+/**
+ * Runs `play` from now until `stop()`, with `pauseMs` between runs (an honest client's pace, so
+ * that it shares the test's one event loop with the fuzzer instead of taking most of it); `stop()`
+ * waits for the run in progress and returns every run's value. A run that throws ends the loop,
+ * and `stop()` throws its error.
+ */
+export function keepPlaying<T>(play: () => Promise<T>, pauseMs: number): { stop(): Promise<T[]> } {
   let stopping = false;
+  let wake: (() => void) | undefined;
   const runs: T[] = [];
   const loop = (async () => {
-    do runs.push(await play());
-    while (!stopping);
+    for (;;) {
+      runs.push(await play());
+      if (stopping) return;
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, pauseMs);
+        wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      if (stopping) return;
+    }
   })();
+  loop.catch(() => {}); // read by stop(); a failed run must not surface as an unhandled rejection first
   return {
     async stop() {
       stopping = true;
+      wake?.();
       await loop;
       return runs;
     },

@@ -8,6 +8,7 @@
  * close, another connection's instance).
  */
 import fc from 'fast-check';
+import { fieldsText, json, mutate, mutation, ref, str, type Field } from './fuzz-json-fields.ts';
 import { anyJsonText, garbageText, nastyString, truncate } from './fuzz-junk.ts';
 
 /** Which instance a frame names; resolved at send time by the session. */
@@ -21,11 +22,6 @@ export type InstanceRef =
   /** `back` ids below the newest the fuzzer has seen created: most likely the honest client's, live. */
   | { readonly kind: 'recent'; readonly back: number };
 
-/** A field value: a real one the session fills in, or raw JSON text. */
-export type FieldValue =
-  | { readonly kind: 'instance'; readonly ref: InstanceRef }
-  | { readonly kind: 'json'; readonly text: string };
-
 /** The request id: unique per session (an integer or a string), or raw JSON text (wrong type, negative, huge…). */
 export type IdSpec = { readonly kind: 'fresh'; readonly asString: boolean } | { readonly kind: 'raw'; readonly text: string } | { readonly kind: 'missing' };
 
@@ -35,7 +31,7 @@ export interface OpFrame {
   /** JSON text of `op`: a known op, an unknown one, or not a string. */
   readonly op: string;
   /** The fields after `id` and `op`, in order; a key may repeat (JSON.parse keeps the last). */
-  readonly fields: readonly (readonly [string, FieldValue])[];
+  readonly fields: readonly Field<InstanceRef>[];
   /** True when nothing was mutated: the frame is valid if its values are; the session checks its reply against the model. */
   readonly clean: boolean;
   /** `text`, or sent as a binary frame, or cut short (fraction of its length kept). */
@@ -52,23 +48,20 @@ export type WsFuzzFrame =
   /** A frame just over `maxPayload` bytes: closed with 1009. */
   | { readonly kind: 'oversize' };
 
-const json = (text: string): FieldValue => ({ kind: 'json', text });
-const str = (value: string): FieldValue => json(JSON.stringify(value));
-
 const instanceRef: fc.Arbitrary<InstanceRef> = fc.oneof(
   { arbitrary: fc.nat(15).map((pick) => ({ kind: 'own' as const, pick })), weight: 6 },
   { arbitrary: fc.nat(15).map((pick) => ({ kind: 'closed' as const, pick })), weight: 1 },
   { arbitrary: fc.oneof(fc.nat(64), fc.nat(5_000)).map((n) => ({ kind: 'foreign' as const, n })), weight: 1 },
   { arbitrary: fc.integer({ min: 1, max: 40 }).map((back) => ({ kind: 'recent' as const, back })), weight: 2 },
 );
-const instanceField: fc.Arbitrary<FieldValue> = instanceRef.map((ref) => ({ kind: 'instance', ref }));
+const instanceField = instanceRef.map((r) => ref(r));
 
 /** Field values a well-formed frame of each op may carry; some are valid-but-wrong (unknown env, task). */
 function opFields(tasks: readonly string[], actions: readonly string[]) {
   const env = fc.oneof({ arbitrary: fc.constant(str('babyai')), weight: 8 }, { arbitrary: nastyString.map(str), weight: 1 });
   const task = fc.oneof({ arbitrary: fc.constantFrom(...tasks).map(str), weight: 6 }, { arbitrary: nastyString.filter((s) => s.length >= 1 && s.length <= 4096).map(str), weight: 1 });
   const action = fc.oneof({ arbitrary: fc.constantFrom(...actions).map(str), weight: 4 }, { arbitrary: nastyString.map(str), weight: 1 });
-  type Fields = readonly (readonly [string, FieldValue])[];
+  type Fields = readonly Field<InstanceRef>[];
   const byOp: Record<string, fc.Arbitrary<Fields>> = {
     spec: env.map((e): Fields => [['env', e]]),
     tasks: fc.tuple(env, fc.constantFrom('train', 'test')).map(([e, s]): Fields => [['env', e], ['split', str(s)]]),
@@ -84,37 +77,6 @@ function opFields(tasks: readonly string[], actions: readonly string[]) {
 }
 
 const FIELD_NAMES = ['id', 'op', 'env', 'split', 'instance', 'taskId', 'seed', 'action', 'token', '__proto__', 'constructor', ''];
-
-/** One mutation of a well-formed frame; `undefined` keeps it clean. */
-type Mutation =
-  | { readonly kind: 'drop'; readonly at: number }
-  | { readonly kind: 'retype'; readonly at: number; readonly text: string }
-  | { readonly kind: 'extra'; readonly key: string; readonly text: string }
-  | { readonly kind: 'duplicate'; readonly at: number; readonly text: string };
-
-const mutation: fc.Arbitrary<Mutation | undefined> = fc.oneof(
-  { arbitrary: fc.constant(undefined), weight: 10 },
-  { arbitrary: fc.nat().map((at): Mutation => ({ kind: 'drop', at })), weight: 1 },
-  { arbitrary: fc.tuple(fc.nat(), anyJsonText).map(([at, text]): Mutation => ({ kind: 'retype', at, text })), weight: 3 },
-  { arbitrary: fc.tuple(fc.oneof(fc.constantFrom(...FIELD_NAMES), nastyString), anyJsonText).map(([key, text]): Mutation => ({ kind: 'extra', key, text })), weight: 1 },
-  { arbitrary: fc.tuple(fc.nat(), anyJsonText).map(([at, text]): Mutation => ({ kind: 'duplicate', at, text })), weight: 1 },
-);
-
-function mutate(fields: readonly (readonly [string, FieldValue])[], m: Mutation | undefined): readonly (readonly [string, FieldValue])[] {
-  if (m === undefined || (m.kind !== 'extra' && fields.length === 0)) return fields;
-  const at = m.kind === 'extra' ? 0 : m.at % fields.length;
-  const key = fields[at]?.[0] ?? 'x';
-  switch (m.kind) {
-    case 'drop':
-      return fields.filter((_, i) => i !== at);
-    case 'retype':
-      return fields.map((field, i) => (i === at ? [key, json(m.text)] : field));
-    case 'extra':
-      return [...fields, [m.key, json(m.text)]];
-    case 'duplicate':
-      return [...fields, [key, json(m.text)]];
-  }
-}
 
 const idSpec: fc.Arbitrary<IdSpec> = fc.oneof(
   { arbitrary: fc.boolean().map((asString): IdSpec => ({ kind: 'fresh', asString })), weight: 12 },
@@ -133,7 +95,7 @@ const encoding: fc.Arbitrary<OpFrame['encoding']> = fc.oneof(
 export function wsFuzzFrame(tasks: readonly string[], actions: readonly string[]): fc.Arbitrary<WsFuzzFrame> {
   const byOp = opFields(tasks, actions);
   const known = fc.constantFrom(...Object.keys(byOp)).chain((op) =>
-    fc.tuple(idSpec, byOp[op] as fc.Arbitrary<readonly (readonly [string, FieldValue])[]>, mutation, encoding).map(
+    fc.tuple(idSpec, byOp[op] as fc.Arbitrary<readonly Field<InstanceRef>[]>, mutation(FIELD_NAMES), encoding).map(
       ([id, fields, m, enc]): WsFuzzFrame => ({ kind: 'op', id, op: JSON.stringify(op), fields: mutate(fields, m), clean: m === undefined, encoding: enc }),
     ),
   );
@@ -153,13 +115,8 @@ export function wsFuzzFrame(tasks: readonly string[], actions: readonly string[]
 
 /** The JSON text of an op frame once its instance refs and fresh id are resolved. */
 export function opFrameText(frame: OpFrame, id: string | undefined, instance: (ref: InstanceRef) => string): string {
-  const parts: string[] = [];
-  if (id !== undefined) parts.push(`"id":${id}`);
-  parts.push(`"op":${frame.op}`);
-  for (const [key, value] of frame.fields) {
-    parts.push(`${JSON.stringify(key)}:${value.kind === 'json' ? value.text : JSON.stringify(instance(value.ref))}`);
-  }
-  const text = `{${parts.join(',')}}`;
+  const head: Field<InstanceRef>[] = id === undefined ? [] : [['id', json(id)]];
+  const text = fieldsText([...head, ['op', json(frame.op)], ...frame.fields], (r) => JSON.stringify(instance(r)));
   return frame.encoding.kind === 'truncated' ? truncate(text, frame.encoding.keep) : text;
 }
 

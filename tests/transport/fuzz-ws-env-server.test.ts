@@ -15,6 +15,7 @@ import { remoteEnvDefinition } from '../../envs/remote/ws-client.ts';
 import { ENV_SERVER_MAX_PAYLOAD } from '../../streams/wire/limits.ts';
 import { emptyWsTally, runWsSession, wsSession } from '../support/fuzz-ws-session.ts';
 import { keepPlaying, memoryNow, watchCrashes } from '../support/fuzz-watch.ts';
+import { assertFuzz } from '../support/fuzz-assert.ts';
 import { until } from './raw-peer.ts';
 
 const SEED = 42;
@@ -25,6 +26,8 @@ const MIN_FRAMES = 6_000;
 /** Generous: the fuzzer's own garbage (60 k-character actions, 1 MiB frames) churns the heap; a leak per frame or per instance would exceed it. */
 const MAX_HEAP_GROWTH = 64 * 1024 * 1024;
 const MAX_RSS_GROWTH = 256 * 1024 * 1024;
+/** Between the honest client's runs: it plays alongside the fuzzer without taking most of the one event loop they share. */
+const HONEST_PAUSE_MS = 200;
 const TOKEN = 'fuzz-token';
 
 /** The close codes docs/protocol.md documents: a server may close a fuzzing peer with these only. */
@@ -37,6 +40,7 @@ function documentedCloseCodes(): Set<number> {
 describe('the WS env server under fuzz (issue 24)', () => {
   it('answers every generated frame as documented while an honest rollout gets undisturbed results', async () => {
     const crashes = watchCrashes();
+    let honest: { stop(): Promise<unknown[]> } | undefined;
     const babyai = getEnv('babyai');
     const server = await startEnvServer({
       port: 0,
@@ -55,21 +59,22 @@ describe('the WS env server under fuzz (issue 24)', () => {
           await env.close();
         }
       };
-      const episodes = { agent: 'random', split: 'test', episodes: 45, concurrency: 8, seed: 24 } as const;
+      const episodes = { agent: 'random', split: 'test', episodes: 24, concurrency: 6, seed: 24 } as const;
       const undisturbed = await honestRun(episodes);
       const before = memoryNow();
 
-      const honest = keepPlaying(() => honestRun(episodes));
+      honest = keepPlaying(() => honestRun(episodes), HONEST_PAUSE_MS);
       const tally = emptyWsTally();
       const actions = ['turn left', 'turn right', 'move forward', 'go to red ball 1', 'pickup red ball 1', 'check available actions', 'toggle'];
       const target = { url: server.url, token: TOKEN, maxPayload: ENV_SERVER_MAX_PAYLOAD, closeCodes: documentedCloseCodes() };
       const started = performance.now();
-      await fc.assert(
+      await assertFuzz(
         fc.asyncProperty(wsSession(babyai.tasks('test').slice(0, 20), actions), (session) => runWsSession(target, session, tally)),
-        { seed: SEED, numRuns: NUM_RUNS, endOnFailure: true },
+        { seed: SEED, numRuns: NUM_RUNS },
       );
       const fuzzMs = performance.now() - started;
-      const runs = await honest.stop();
+      const runs = (await honest.stop()) as Awaited<ReturnType<typeof honestRun>>[];
+      honest = undefined;
 
       expect(runs.length).toBeGreaterThan(0);
       for (const run of runs) {
@@ -94,6 +99,7 @@ describe('the WS env server under fuzz (issue 24)', () => {
       expect(after.rss - before.rss).toBeLessThan(MAX_RSS_GROWTH);
       expect(crashes.crashes).toEqual([]);
     } finally {
+      await honest?.stop().catch(() => {});
       crashes.stop();
       await server.close();
     }
