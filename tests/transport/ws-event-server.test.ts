@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { from, lastValueFrom, Subject, toArray, type Observable } from 'rxjs';
+import { WebSocket } from 'ws';
 import { startEventServer, type EventServerHandle } from '../../actors/event-server.ts';
 import type { RunEvent } from '../../streams/events.ts';
 import type { TrainingEvent } from '../../streams/training-events.ts';
@@ -136,5 +137,43 @@ describe('event server and observeRun', () => {
     for (let i = 0; i < 400; i++) source.next(finished(i, padding));
     peer.ws.resume();
     expect(await peer.closed).toBe(1008);
+  });
+
+  it('lets the browser origins of allowOrigins subscribe and refuses others with 403 (rollout --allow-origin)', async () => {
+    const source = new Subject<RunEvent>();
+    const server = await serve(source, { allowOrigins: ['https://lab.example'] });
+    const open = (origin: string) =>
+      new Promise<number>((resolve) => {
+        const ws = new WebSocket(server.url, { headers: { Origin: origin } });
+        ws.on('error', () => {});
+        ws.once('open', () => {
+          ws.terminate();
+          resolve(101);
+        });
+        ws.once('unexpected-response', (_request, response) => {
+          resolve(response.statusCode ?? 0);
+          ws.terminate();
+        });
+      });
+    expect(await open('https://lab.example')).toBe(101);
+    expect(await open('https://other.example')).toBe(403);
+  });
+
+  it('waitForSubscribers resolves once that many have subscribed, and with CLOSED when the server closes first', async () => {
+    const source = new Subject<RunEvent>();
+    const server = await startEventServer({ port: 0, events: source });
+    const counts: number[] = [];
+    const two = server.waitForSubscribers(2, { timeoutMs: 60_000, onChange: (n) => counts.push(n) });
+    const first = await RawPeer.open(server.url);
+    cleanup.push(() => first.close());
+    await first.call({ op: 'subscribe' });
+    const second = await RawPeer.open(server.url);
+    cleanup.push(() => second.close());
+    await second.call({ op: 'subscribe' });
+    expect(await two).toEqual({ ok: true, subscribers: 2 });
+    expect(counts).toEqual([1, 2]);
+    const three = server.waitForSubscribers(3);
+    await server.close();
+    expect(await three).toMatchObject({ ok: false, code: 'CLOSED' });
   });
 });
