@@ -19,7 +19,7 @@ import type { HealthState } from './ops/health.ts';
 import type { OpsLog } from './ops/ops-log.ts';
 import type { TrainingEvent } from '../streams/training-events.ts';
 import { encodeError } from '../streams/wire/env-codec.ts';
-import { decodeSubscribe, encodeEvent, END_FRAME } from '../streams/wire/event-codec.ts';
+import { decodeSubscribe, encodeEvent, encodeSubscribed, END_FRAME } from '../streams/wire/event-codec.ts';
 import {
   CloseCode,
   EVENT_LOSSY_BUFFER_BYTES,
@@ -108,7 +108,7 @@ export async function startEventServer(options: EventServerOptions): Promise<Eve
   // Subscribed before listening, so nothing the run emits from here on is missed.
   const source: Subscription = options.events.subscribe({
     next: (event) => {
-      const text = encodeEvent(event);
+      const text = encodeEvent(event, seq);
       const entry: ReplayEntry = { seq: seq++, type: event.type, text, bytes: Buffer.byteLength(text), lossy: isLossy(event.type) };
       replay.append(entry);
       for (const subscriber of subscribers) subscriber.push(entry);
@@ -125,11 +125,13 @@ export async function startEventServer(options: EventServerOptions): Promise<Eve
       return void ws.send(encodeError(frame.value.id ?? null, error));
     }
     const types = frame.value.types === undefined ? undefined : new Set<string>(frame.value.types);
-    const snapshot = replay.snapshot(types);
+    // An `after` at or past the next position is from another stream (a restarted run): replay it all.
+    const after = frame.value.after !== undefined && frame.value.after < seq ? frame.value.after : undefined;
+    const snapshot = replay.snapshot(types, after);
     const subscriber = new Subscriber(ws, types, snapshot, limits);
     connections.set(ws, subscriber);
     subscribers.add(subscriber);
-    ws.send(JSON.stringify({ op: 'subscribed', replayed: snapshot.length, missed: replay.missed(types) }));
+    ws.send(encodeSubscribed(snapshot.length, replay.missed(types, after)));
     subscriber.start();
     if (ended !== undefined) subscriber.finish(ended);
     else if (closing !== undefined) subscriber.finish(SHUTTING_DOWN);

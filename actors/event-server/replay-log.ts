@@ -1,9 +1,13 @@
 /**
- * The run's events so far, for subscribers that connect late: a bounded log of encoded events in
- * the order the run emitted them. Past `maxBytes` it evicts, oldest first, the high-rate (lossy)
- * events, and only when none is left the lossless ones; the stream's first event (`run.started`
- * of a rollout, `training.started` of a training run) is never evicted, since it says what the
- * run is. What was evicted is counted per type, so a late subscriber learns what it missed.
+ * The run's events so far, for subscribers that connect late or come back: a bounded log of
+ * encoded events in the order the run emitted them. Past `maxBytes` it evicts, oldest first, the
+ * high-rate (lossy) events, and only when none is left the lossless ones; the stream's first
+ * event (`run.started` of a rollout, `training.started` of a training run) is never evicted,
+ * since it says what the run is.
+ *
+ * Evicted lossless events are remembered by position (8 bytes each, against the hundreds each
+ * one held), so a subscriber learns exactly how many it will not get; evicted lossy events are
+ * only counted, as subscribers may miss those live too.
  */
 import { Fifo } from './fifo.ts';
 
@@ -33,7 +37,8 @@ export class ReplayLog {
   private bytes = 0;
   private evictedLossy = 0;
   private evictedLossless = 0;
-  private readonly evictedByType = new Map<string, number>();
+  /** Positions of the evicted lossless events, by type, ascending. */
+  private readonly evictedSeqs = new Map<string, number[]>();
 
   constructor(private readonly maxBytes: number) {}
 
@@ -44,9 +49,12 @@ export class ReplayLog {
     while (this.bytes > this.maxBytes && this.evictOne());
   }
 
-  /** The held events a subscriber to `types` (all when undefined) gets, in stream order. */
-  snapshot(types: ReadonlySet<string> | undefined): ReplayEntry[] {
-    const wanted = (entry: ReplayEntry) => types === undefined || types.has(entry.type);
+  /**
+   * The held events a subscriber to `types` (all when undefined) gets, in stream order, from
+   * position `after + 1` on (all when `after` is undefined).
+   */
+  snapshot(types: ReadonlySet<string> | undefined, after = -1): ReplayEntry[] {
+    const wanted = (entry: ReplayEntry) => entry.seq > after && (types === undefined || types.has(entry.type));
     const lossless = this.lossless.toArray().filter(wanted);
     const lossy = this.lossy.toArray().filter(wanted);
     const merged: ReplayEntry[] = this.first !== undefined && wanted(this.first) ? [this.first] : [];
@@ -66,10 +74,12 @@ export class ReplayLog {
     return merged;
   }
 
-  /** Events of `types` (all when undefined) no longer held. */
-  missed(types: ReadonlySet<string> | undefined): number {
+  /** Lossless events of `types` (all when undefined) after position `after` that are no longer held. */
+  missed(types: ReadonlySet<string> | undefined, after = -1): number {
     let missed = 0;
-    for (const [type, count] of this.evictedByType) if (types === undefined || types.has(type)) missed += count;
+    for (const [type, seqs] of this.evictedSeqs) {
+      if (types === undefined || types.has(type)) missed += seqs.length - firstAbove(seqs, after);
+    }
     return missed;
   }
 
@@ -83,8 +93,24 @@ export class ReplayLog {
     if (entry === undefined) return false;
     this.bytes -= entry.bytes;
     if (entry.lossy) this.evictedLossy++;
-    else this.evictedLossless++;
-    this.evictedByType.set(entry.type, (this.evictedByType.get(entry.type) ?? 0) + 1);
+    else {
+      this.evictedLossless++;
+      const seqs = this.evictedSeqs.get(entry.type);
+      if (seqs) seqs.push(entry.seq);
+      else this.evictedSeqs.set(entry.type, [entry.seq]);
+    }
     return true;
   }
+}
+
+/** Index of the first element of ascending `seqs` above `after`. */
+function firstAbove(seqs: readonly number[], after: number): number {
+  let lo = 0;
+  let hi = seqs.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((seqs[mid] as number) > after) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
 }

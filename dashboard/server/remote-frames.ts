@@ -13,7 +13,8 @@ import { RUN_EVENT_TYPES, RunEventSchema } from '../../streams/wire/event-schema
 import type { BoardEvent } from './episode-board.ts';
 
 export type RemoteFrame =
-  | { readonly kind: 'event'; readonly event: BoardEvent }
+  /** `seq`: the event's position in the run's stream, when the server numbers its events. */
+  | { readonly kind: 'event'; readonly event: BoardEvent; readonly seq?: number }
   | { readonly kind: 'subscribed' }
   | { readonly kind: 'end' }
   /** The server answered with an error frame. */
@@ -35,7 +36,7 @@ const AnyEventSchema = z.object({ type: z.string().min(1).max(64), t });
 export function decodeRemoteFrame(data: RawData, isBinary: boolean): RemoteFrame {
   const json = decodeJson(data, isBinary);
   if (!json.ok) return { kind: 'bad', message: json.error.message };
-  const frame = json.value as { op?: unknown; event?: unknown; error?: { code?: unknown; message?: unknown } } | null;
+  const frame = json.value as { op?: unknown; seq?: unknown; event?: unknown; error?: { code?: unknown; message?: unknown } } | null;
   if (typeof frame !== 'object' || frame === null) return { kind: 'bad', message: 'frame is not a JSON object' };
   switch (frame.op) {
     case 'subscribed':
@@ -44,8 +45,11 @@ export function decodeRemoteFrame(data: RawData, isBinary: boolean): RemoteFrame
       return { kind: 'end' };
     case 'error':
       return { kind: 'error', message: `${String(frame.error?.code ?? 'ERROR')}: ${String(frame.error?.message ?? '')}` };
-    case 'event':
-      return decodeEvent(frame.event);
+    case 'event': {
+      const decoded = decodeEvent(frame.event);
+      const seq = frame.seq;
+      return decoded.kind === 'event' && Number.isSafeInteger(seq) && (seq as number) >= 0 ? { ...decoded, seq: seq as number } : decoded;
+    }
     default:
       return { kind: 'bad', message: `unknown op ${JSON.stringify(frame.op)?.slice(0, 64)}` };
   }

@@ -1,9 +1,9 @@
 /**
  * Feeds a dashboard run from an event server on another machine (`actorgym dashboard --connect
  * ws://…`; docs/protocol.md#event-stream). The connection is kept: when it drops before the
- * server's `end`, the run shows why and reconnects every `reconnectMs` (the stream has no
- * replay, so the board restarts with the episodes that start after it). A refused token is not
- * retried. Invalid frames are counted and skipped.
+ * server's `end`, the run shows why and reconnects every `reconnectMs`, subscribing `after` the
+ * last event it applied, so the server's replay fills the gap without repeating anything. A
+ * refused token is not retried. Invalid frames are counted and skipped.
  */
 import { WebSocket, type RawData } from 'ws';
 import { CONNECT_TIMEOUT_MS } from '../../streams/wire/limits.ts';
@@ -54,6 +54,8 @@ export function connectRemoteSource(run: DashboardRun, options: RemoteSourceOpti
   let closed = false;
   let badFrames = 0;
   let lastBad = '';
+  /** The last event's position in the run's stream, for resuming after a drop. */
+  let lastSeq: number | undefined;
 
   const connect = (): void => {
     let ended = false;
@@ -67,13 +69,16 @@ export function connectRemoteSource(run: DashboardRun, options: RemoteSourceOpti
     let lastError = '';
     socket.on('error', (error: Error) => (lastError = error.message));
     socket.once('open', () => {
-      run.board.clearRunning();
-      socket.send('{"op":"subscribe"}');
+      if (lastSeq === undefined) {
+        run.board.clearRunning();
+        socket.send('{"op":"subscribe"}');
+      } else socket.send(JSON.stringify({ op: 'subscribe', after: lastSeq }));
     });
     socket.on('message', (data: RawData, isBinary: boolean) => {
       const frame = decodeRemoteFrame(data, isBinary);
       switch (frame.kind) {
         case 'event':
+          if (frame.seq !== undefined) lastSeq = frame.seq;
           return run.apply(frame.event);
         case 'subscribed':
           return run.setStatus(`connected to ${options.url}`, true);

@@ -15,12 +15,19 @@ const SERVER_OPS: ReadonlySet<string> = new Set(['subscribed', 'event', 'end', '
 export const SUBSCRIBED_FRAME = '{"op":"subscribed"}';
 export const END_FRAME = '{"op":"end"}';
 
-export function encodeEvent(event: TrainingEvent): string {
-  return `{"op":"event","event":${JSON.stringify(event)}}`;
+/** An `event` frame; `seq` is the event's position in the run's stream (the event server sets it). */
+export function encodeEvent(event: TrainingEvent, seq?: number): string {
+  return seq === undefined ? `{"op":"event","event":${JSON.stringify(event)}}` : `{"op":"event","seq":${seq},"event":${JSON.stringify(event)}}`;
 }
 
-export function encodeSubscribe(types?: readonly TrainingEvent['type'][]): string {
-  return JSON.stringify(types === undefined ? { op: 'subscribe' } : { op: 'subscribe', types });
+/** The `subscribed` answer: how many events the replay sends, and how many lossless ones it no longer holds. */
+export function encodeSubscribed(replayed: number, missed: number): string {
+  return `{"op":"subscribed","replayed":${replayed},"missed":${missed}}`;
+}
+
+/** `after`: a reconnecting observer's last `seq`; the replay starts after it. */
+export function encodeSubscribe(types?: readonly TrainingEvent['type'][], after?: number): string {
+  return JSON.stringify({ op: 'subscribe', ...(types !== undefined ? { types } : {}), ...(after !== undefined ? { after } : {}) });
 }
 
 /** Event server side: the observer's `subscribe` frame, validated. */

@@ -135,13 +135,15 @@ export const SubscribeFrameSchema = z.object({
   op: z.literal('subscribe'),
   id: RequestIdSchema.exactOptional(),
   types: z.array(z.enum(STREAM_EVENT_TYPES)).exactOptional(),
+  /** Replay only events whose `seq` is above this one (a reconnecting observer's last). */
+  after: z.int().min(0).exactOptional(),
 });
 export type SubscribeFrame = z.infer<typeof SubscribeFrameSchema>;
 
 /** Event server → observer. */
 export const EventServerFrameSchema = z.discriminatedUnion('op', [
-  z.object({ op: z.literal('subscribed') }),
-  z.object({ op: z.literal('event'), event: StreamEventSchema }),
+  z.object({ op: z.literal('subscribed'), replayed: z.int().min(0).exactOptional(), missed: z.int().min(0).exactOptional() }),
+  z.object({ op: z.literal('event'), seq: z.int().min(0).exactOptional(), event: StreamEventSchema }),
   z.object({ op: z.literal('end') }),
   ErrorFrameSchema,
 ]);

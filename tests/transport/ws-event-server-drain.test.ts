@@ -110,8 +110,8 @@ describe('event server drain on close (issue 24, finding 8)', () => {
     source.next(acted(1));
     source.next(finished(1));
     await server.close();
-    expect(await peer.next()).toEqual({ op: 'event', event: acted(1) });
-    expect(await peer.next()).toEqual({ op: 'event', event: finished(1) });
+    expect(await peer.next()).toEqual({ op: 'event', seq: 0, event: acted(1) });
+    expect(await peer.next()).toEqual({ op: 'event', seq: 1, event: finished(1) });
     expect(await peer.closed).toBe(1001);
   });
 
