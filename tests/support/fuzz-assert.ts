@@ -8,7 +8,11 @@ import fc from 'fast-check';
 
 const EXAMPLE_CHARS = 2_000;
 
-export async function assertFuzz<T>(property: fc.IAsyncPropertyWithHooks<T>, options: { readonly seed: number; readonly numRuns: number }): Promise<void> {
+/** `path` (from a failure's message) replays that one run of the seed. */
+export async function assertFuzz<T>(
+  property: fc.IAsyncPropertyWithHooks<T>,
+  options: { readonly seed: number; readonly numRuns: number; readonly path?: string },
+): Promise<void> {
   await fc.assert(property, {
     ...options,
     endOnFailure: true,
@@ -17,7 +21,7 @@ export async function assertFuzz<T>(property: fc.IAsyncPropertyWithHooks<T>, opt
       const cause = details.errorInstance instanceof Error ? details.errorInstance.message : String(details.errorInstance);
       const example = fc.stringify(details.counterexample);
       throw new Error(
-        `${cause}\n  in run ${details.numRuns} of seed ${details.seed}; replay it alone with { seed: ${details.seed}, path: ${JSON.stringify(details.counterexamplePath)} }\n` +
+        `${cause}\n  in run ${details.numRuns} of seed ${details.seed}; replay it alone with assertFuzz(…, { seed: ${details.seed}, numRuns: 1, path: ${JSON.stringify(details.counterexamplePath)} })\n` +
           `  counterexample: ${example.slice(0, EXAMPLE_CHARS)}${example.length > EXAMPLE_CHARS ? ` … (${example.length} characters)` : ''}`,
       );
     },

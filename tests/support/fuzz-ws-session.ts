@@ -48,7 +48,7 @@ export function wsSession(tasks: readonly string[], actions: readonly string[]):
 export interface WsTarget {
   readonly url: string;
   readonly token: string;
-  /** The server's `maxPayload`: an oversize frame is one byte more. */
+  /** The server's `maxPayload`: an oversize frame is two bytes more (a JSON string of that many characters). */
   readonly maxPayload: number;
   /** Close codes docs/protocol.md lists. */
   readonly closeCodes: ReadonlySet<number>;
@@ -123,7 +123,12 @@ export async function runWsSession(target: WsTarget, session: WsSession, tally: 
     for (const frames of session.batches) {
       let batch: Sent[] = [];
       for (const frame of frames) {
-        if (!connection.peer.isOpen) connection = await Connection.start(target, tally);
+        if (!connection.peer.isOpen) {
+          // Closed by the server: judge what was sent on it, then go on over a new connection.
+          await settle(target, connection, batch, tally);
+          batch = [];
+          connection = await Connection.start(target, tally);
+        }
         tally.frames++;
         if (frame.kind === 'ping') {
           connection.peer.ping(frame.bytes);
