@@ -1,7 +1,10 @@
 /**
- * The typed event stream of a run. Every event is JSON-serialisable, carries `t` (milliseconds
- * from the run's injected clock) and a `type` in `domain.verb` form. The same objects travel
- * in-process (an RxJS Observable) and over WebSocket (`docs/protocol.md`).
+ * The typed event stream of a run. Every event is JSON-serialisable, carries `t` and a `type` in
+ * `domain.verb` form. `t` is when the run emitted it, in milliseconds since the Unix epoch, read
+ * from the run's injected clock (`RunClock.now()`, actors/clock.ts: `Date.now()` by default; a
+ * run given another clock stamps what that clock returns); it is not relative to the run's
+ * start. The same objects travel in-process (an RxJS Observable) and over WebSocket
+ * (`docs/protocol.md`).
  */
 import type { Split } from '../envs/contract.ts';
 

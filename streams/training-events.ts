@@ -1,6 +1,7 @@
 /**
  * The event stream of a training run: every rollout event of every learner step (streams/events.ts)
- * plus the learner's own, all JSON-serialisable with `t` in milliseconds of the run's clock.
+ * plus the learner's own, all JSON-serialisable, with `t` in milliseconds since the Unix epoch
+ * from the run's injected clock (as in streams/events.ts).
  */
 import type { RolloutSummary, RunEvent } from './events.ts';
 

@@ -4,9 +4,11 @@
  */
 
 /**
- * Encoded bytes of events the replay log holds for late subscribers. A rollout of the 1 440-task
- * BabyAI train split emits about 10 MiB in all, its lossless events under 1 MiB; a training run's
- * lossless events grow by roughly 40 KiB per learner step (16 tasks × 4 rollouts).
+ * Encoded bytes of events the replay log holds for late subscribers. Measured 2026-12-04 by
+ * summing the frames a subscriber receives (docs/protocol.md#replay): a random-agent rollout of
+ * the 1 440-task BabyAI train split sends 6.8 MiB, 0.74 MiB of it lossless, so the log keeps all
+ * of it; a training run's lossless frames grow by about 36 KiB per learner step (16 tasks × 4
+ * rollouts), so the log keeps ~900 steps of them once the high-rate ones are gone.
  */
 export const EVENT_REPLAY_BYTES = 32 * 1024 * 1024;
 
