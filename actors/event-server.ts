@@ -6,8 +6,10 @@
  * The server subscribes to `events` once, when it starts, and keeps the run's events so far in a
  * bounded replay log (actors/event-server/replay-log.ts): a subscriber that connects late first
  * gets the replay, then the live events, with nothing missing or repeated at the seam (the
- * snapshot and the switch to live happen in one synchronous step). Start the server before the
- * run, and `waitForSubscribers` to hold the run until observers are there.
+ * snapshot and the switch to live happen in one synchronous step). Every `event` frame carries
+ * `seq`, the event's position in the stream; an observer that comes back subscribes with
+ * `after: <its last seq>` and gets only what it has not seen. Start the server before the run,
+ * and `waitForSubscribers` to hold the run until observers are there.
  *
  * `close()` drains: it refuses new connections, lets every subscriber receive its backlog and
  * `end` (bounded by `drainMs`), and only then closes the listener, so a slow subscriber still gets

@@ -1,7 +1,8 @@
 /**
- * A run's live events from an event server (actors/event-server.ts), as a cold Observable:
- * each subscription opens its own WebSocket, completes on the server's `end` frame, errors
- * when the connection closes without one, and closes the socket when unsubscribed.
+ * A run's events from an event server (actors/event-server.ts), as a cold Observable: each
+ * subscription opens its own WebSocket, gets the run from its start (the server's replay, then
+ * the live events, each once), completes on the server's `end` frame, errors when the
+ * connection closes without one, and closes the socket when unsubscribed.
  *
  * @example
  * ```ts
