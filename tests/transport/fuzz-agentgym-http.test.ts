@@ -10,6 +10,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { startAgentGymHttpServer, type AgentGymHttpServer } from '../../actors/agentgym-http-server.ts';
 import { createRolloutSystem, type RolloutSystemOptions } from '../../actors/rollout-system.ts';
+import type { EnvErrorCode } from '../../envs/contract.ts';
 import { getEnv } from '../../envs/index.ts';
 import { agentGymHttpDefinition, agentGymTaskOrder } from '../../envs/remote/agentgym-http-env.ts';
 import { HTTP_FLAVORS, type HttpFlavor } from '../support/fuzz-http-requests.ts';
@@ -30,12 +31,25 @@ const MAX_RSS_GROWTH = 256 * 1024 * 1024;
 const HONEST_PAUSE_MS = 200;
 const TOKENS = { honest: 'honest-token', victim: 'victim-token', fuzzer: 'fuzzer-token' };
 
+/** The Errors section of docs/agentgym-http.md, and the whole doc. */
+function httpDoc(): { errors: string; doc: string } {
+  const doc = readFileSync(new URL('../../docs/agentgym-http.md', import.meta.url), 'utf8');
+  const start = doc.indexOf('## Errors');
+  return { errors: doc.slice(start, doc.indexOf('\n## ', start + 1)), doc };
+}
+
 /** HTTP statuses docs/agentgym-http.md documents: its error table, and every `HTTP NNN` or `| NNN |` it mentions. */
 function documentedStatuses(): Set<number> {
-  const doc = readFileSync(new URL('../../docs/agentgym-http.md', import.meta.url), 'utf8');
-  const errors = doc.slice(doc.indexOf('## Errors'), doc.indexOf('\n## ', doc.indexOf('## Errors') + 1));
+  const { errors, doc } = httpDoc();
   const found = [...errors.matchAll(/\b([1-5]\d\d)\b/g), ...doc.matchAll(/(?:HTTP |\| )([1-5]\d\d)\b/g)].map((m) => Number(m[1]));
-  return new Set([200, ...found, 401, 503]); // TEMP-FUZZ until the doc lists them
+  return new Set([200, ...found]);
+}
+
+/** Codes a 200 `{"error"}` may carry: those the Errors section names, and the env contract's (an env's `EnvError` keeps its code). */
+function documentedErrorCodes(): Set<string> {
+  const named = [...httpDoc().errors.matchAll(/`([A-Z][A-Z_]{2,})`/g)].map((m) => m[1] as string);
+  const envCodes: readonly EnvErrorCode[] = ['ENV_UNKNOWN', 'ENV_NOT_RESET', 'ENV_CLOSED', 'TASK_UNKNOWN', 'ENV_LOST', 'ENV_TIMEOUT', 'PROTOCOL_ERROR', 'ENV_INTERNAL'];
+  return new Set([...named, ...envCodes]);
 }
 
 describe('the AgentGym HTTP endpoint under fuzz (issue 24)', () => {
@@ -71,6 +85,7 @@ describe('the AgentGym HTTP endpoint under fuzz (issue 24)', () => {
         urlFor: (flavor: HttpFlavor) => servers.get(flavor)?.server.url as string,
         tokens: { fuzzer: TOKENS.fuzzer, victim: TOKENS.victim },
         statuses: documentedStatuses(),
+        errorCodes: documentedErrorCodes(),
       };
       const started = performance.now();
       await assertFuzz(

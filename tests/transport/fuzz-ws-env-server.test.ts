@@ -2,8 +2,8 @@
  * Issue 24, acceptance "fuzz with fast-check": thousands of generated frames (fixed seed) against
  * a token-guarded BabyAI env server while an honest client plays real episodes on it. The frames
  * and the rules each reply is judged by are in tests/support/fuzz-ws-*.ts; docs/reliability.md
- * (## Fuzzing) records the figures. Replaces the hand-written frame list of ws-bad-frames'
- * first case as the broad net (that file keeps its exact per-frame expectations).
+ * (## Fuzzing) records the figures. It extends ws-bad-frames.test.ts, whose hand-written bad
+ * frames each have an exact expected reply, to generated ones judged by the protocol's rules.
  */
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
