@@ -56,16 +56,46 @@ function countReasons(results: readonly EpisodeResult[]): Record<string, number>
  * nothing extra.
  */
 export function summarize(input: SummaryInput): RolloutSummary {
-  const results = [...input.settled].sort((a, b) => a.slot - b.slot);
-  const outcomes: OutcomeCounts = { success: 0, failure: 0, truncated: 0, aborted: 0 };
-  for (const result of results) outcomes[result.outcome] += 1;
-  const scored = results.filter((result) => result.outcome !== 'aborted');
-  const mean = (values: readonly number[]) => (values.length === 0 ? 0 : values.reduce((a, b) => a + b, 0) / values.length);
   if (input.ledger.started !== input.ledger.ended || input.ledger.violations > 0) {
     throw new Error(
       `ledger mismatch: ${input.ledger.started} episodes started, ${input.ledger.ended} ended, ${input.ledger.violations} violations`,
     );
   }
+  return summaryOf(input);
+}
+
+/**
+ * One summary of runs that each settled some of the same slots (a training step whose aborted
+ * slots were collected again): each slot's result from the last run that settled it, its
+ * attempts summed over the runs; attempts, aborts, steps and wall time summed.
+ */
+export function mergeSummaries(parts: readonly RolloutSummary[], slots: number): RolloutSummary {
+  const first = parts[0];
+  const last = parts.at(-1);
+  if (first === undefined || last === undefined) throw new Error('mergeSummaries needs at least one summary');
+  if (parts.length === 1 && first.slots === slots) return first;
+  const bySlot = new Map<number, EpisodeResult>();
+  const abortReasons: Record<string, number> = {};
+  let attempts = 0;
+  let steps = 0;
+  let wallSeconds = 0;
+  for (const part of parts) {
+    for (const result of part.results) bySlot.set(result.slot, { ...result, attempts: (bySlot.get(result.slot)?.attempts ?? 0) + result.attempts });
+    for (const [reason, count] of Object.entries(part.abortReasons)) abortReasons[reason] = (abortReasons[reason] ?? 0) + count;
+    attempts += part.attempts;
+    steps += part.stepsPerSecond * part.wallSeconds;
+    wallSeconds += part.wallSeconds;
+  }
+  const { env, split, agent, seed } = first;
+  return summaryOf({ env, split, agent, seed, settled: [...bySlot.values()], attempts, slots, abortReasons, steps: Math.round(steps), horizon: last.horizon, wallSeconds });
+}
+
+function summaryOf(input: Omit<SummaryInput, 'ledger'>): RolloutSummary {
+  const results = [...input.settled].sort((a, b) => a.slot - b.slot);
+  const outcomes: OutcomeCounts = { success: 0, failure: 0, truncated: 0, aborted: 0 };
+  for (const result of results) outcomes[result.outcome] += 1;
+  const scored = results.filter((result) => result.outcome !== 'aborted');
+  const mean = (values: readonly number[]) => (values.length === 0 ? 0 : values.reduce((a, b) => a + b, 0) / values.length);
   const slots = input.slots ?? results.length;
   if (slots < results.length) throw new Error(`ledger mismatch: ${results.length} slots settled of ${slots} given`);
   const unscored = slots - scored.length;

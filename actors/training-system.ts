@@ -55,6 +55,8 @@ export interface TrainingOptions extends TrainingOptionsConfig {
    */
   readonly learnerThreads?: number;
   readonly maxRetries?: number;
+  /** Retries of an episode whose env server was lost, on top of `maxRetries` (rollout system's default 10). */
+  readonly maxLostRetries?: number;
   readonly envTimeoutMs?: number;
   readonly clock?: RunClock;
   /**
@@ -113,7 +115,7 @@ export function createTrainingSystem(options: TrainingOptions): TrainingSystem {
   const events = new Subject<TrainingEvent>();
   const env = typeof options.env === 'string' ? getEnv(options.env) : options.env;
   // What remains after the run-level fields is the run's configuration (training/config.ts).
-  const { env: _env, out: _out, resume: _resume, backend: _backend, learnerThreads: _threads, maxRetries: _retries, envTimeoutMs: _timeout, clock: _clock, maxMinutes: _budget, onCheckpointStage: _stage, ...configOptions } = options;
+  const { env: _env, out: _out, resume: _resume, backend: _backend, learnerThreads: _threads, maxRetries: _retries, maxLostRetries: _lostRetries, envTimeoutMs: _timeout, clock: _clock, maxMinutes: _budget, onCheckpointStage: _stage, ...configOptions } = options;
   // A fresh run's configuration is checked here, so a bad option fails before a dashboard or a
   // run directory is started; a resumed run's needs the checkpoint, read in run().
   const freshConfig = options.resume === undefined ? resolveConfig(env.spec.id, configOptions) : undefined;
@@ -178,6 +180,8 @@ export function createTrainingSystem(options: TrainingOptions): TrainingSystem {
     });
 
     let pending: CollectedStep | undefined;
+    // Aborted when the run stops, so a step paused for its env servers stops waiting.
+    const halt = new AbortController();
     const checkpoint = async (step: number, policyVersion: number): Promise<string> => {
       if (!runDir) return '';
       const data = await toCheckpoint(models, {
@@ -194,7 +198,10 @@ export function createTrainingSystem(options: TrainingOptions): TrainingSystem {
           env, policy, step, horizon: curriculum.getSnapshot().context.horizon, seed: config.seed,
           tasksPerStep: config.tasksPerStep, groupSize: config.groupSize, concurrency: config.concurrency,
           ...(options.maxRetries !== undefined ? { maxRetries: options.maxRetries } : {}),
+          ...(options.maxLostRetries !== undefined ? { maxLostRetries: options.maxLostRetries } : {}),
           ...(options.envTimeoutMs !== undefined ? { envTimeoutMs: options.envTimeoutMs } : {}),
+          // A step whose slots were aborted waits for its env servers (training.paused) instead of training short.
+          signal: halt.signal, clock,
           events: { next: (e) => events.next(e) },
           onSystem: (system) => { rollout = system; },
         });
@@ -242,6 +249,7 @@ export function createTrainingSystem(options: TrainingOptions): TrainingSystem {
     const final = await new Promise<ReturnType<typeof learner.getSnapshot>>((resolve) => {
       learner.subscribe({ complete: () => resolve(learner.getSnapshot()), error: () => resolve(learner.getSnapshot()) });
       learnerStop = (reason) => {
+        halt.abort(new Error(reason));
         learner.send({ type: 'STOP', reason });
         rollout?.stop(reason);
       };

@@ -22,6 +22,14 @@ export function printRolloutSummary(summary: RolloutSummary): void {
         ],
       ]),
   );
+  // Success is over scored episodes; what that leaves out is said next to it (issue 24, finding 3).
+  const unsettled = summary.slots - summary.episodes;
+  console.log(
+    `aborted share ${percent(summary.abortedShare)} of ${summary.slots} slots` +
+      (unsettled > 0 ? ` (${unsettled} never settled)` : '') +
+      ` · success over all slots between ${percent(summary.successRange.low)} and ${percent(summary.successRange.high)}` +
+      ` · ${summary.attempts} attempts, ${summary.abortedAttempts} aborted`,
+  );
 }
 
 /** An LLM agent's accounting, one line under the summary table. */

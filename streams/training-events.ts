@@ -70,4 +70,36 @@ export interface TrainingFinished {
   readonly reason?: string;
 }
 
-export type TrainingEvent = RunEvent | TrainingStarted | LearnerStepped | CurriculumDecided | CheckpointSaved | EvaluationFinished | TrainingFinished;
+/**
+ * A learner step's collection is on hold: some of its slots were aborted (their env servers were
+ * lost) and no env server is reachable. The learner never trains on a batch cut short by aborts;
+ * it waits here, and `training.resumed` follows once a server is back.
+ */
+export interface TrainingPaused {
+  readonly type: 'training.paused';
+  readonly t: number;
+  /** The learner step being collected. */
+  readonly step: number;
+  /** Task slots of the step still to collect. */
+  readonly slots: number;
+  readonly reason: string;
+}
+
+export interface TrainingResumed {
+  readonly type: 'training.resumed';
+  readonly t: number;
+  readonly step: number;
+  readonly slots: number;
+  readonly pausedSeconds: number;
+}
+
+export type TrainingEvent =
+  | RunEvent
+  | TrainingStarted
+  | LearnerStepped
+  | CurriculumDecided
+  | CheckpointSaved
+  | EvaluationFinished
+  | TrainingFinished
+  | TrainingPaused
+  | TrainingResumed;

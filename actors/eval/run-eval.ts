@@ -54,6 +54,8 @@ export interface RunEvaluationOptions {
   readonly envTimeoutMs?: number;
   /** Retries of an aborted (task, sample) within this session. Default 2. */
   readonly maxRetries?: number;
+  /** Further retries of a pair aborted because its env server was lost (rollout system's `maxLostRetries`). Default 10. */
+  readonly maxLostRetries?: number;
   /** Run at most this many of the missing pairs in this session (the rest stay missing). */
   readonly maxEpisodes?: number;
   /** Aborting stops the session: running episodes end as cancelled (missing), results are written. */
@@ -178,6 +180,7 @@ export async function runEvaluation(options: RunEvaluationOptions): Promise<Eval
     seed: config.seed,
     runId: `eval-${config.seed}`,
     maxRetries: options.maxRetries ?? 2,
+    ...(options.maxLostRetries !== undefined ? { maxLostRetries: options.maxLostRetries } : {}),
     clock,
     ...(options.envTimeoutMs !== undefined ? { envTimeoutMs: options.envTimeoutMs } : {}),
     ...(options.agentTimeoutMs !== undefined ? { agentTimeoutMs: options.agentTimeoutMs } : {}),

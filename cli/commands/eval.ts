@@ -2,17 +2,18 @@ import path from 'node:path';
 import { Option, type Command } from 'commander';
 import { EvalError } from '../../actors/eval/eval-error.ts';
 import { runEvaluation } from '../../actors/eval/run-eval.ts';
-import { resolveEnvDefinition } from '../../envs/index.ts';
 import type { Split } from '../../envs/contract.ts';
 import { BACKEND_PREFERENCES, type BackendPreference } from '../../policy/backend.ts';
 import { AGENT_FORMS, resolveAgent } from '../agent-spec.ts';
 import { closeRemote } from '../close-remote.ts';
+import { addMaxAbortedOption, enforceMaxAborted } from '../max-aborted.ts';
+import { addRemoteOptions, resolveCommandEnv, type RemoteFlags } from '../remote-options.ts';
 import { printEvalSummary } from '../eval-summary.ts';
 import { addLlmOptions, llmOptionsFrom, type LlmFlags } from '../llm-options.ts';
 import { nonNegativeInt, positiveInt, printJson } from '../output.ts';
 import { showRunProgress } from '../progress.ts';
 
-interface EvalOptions extends LlmFlags {
+interface EvalOptions extends LlmFlags, RemoteFlags {
   agent?: string;
   checkpoint?: string;
   env?: string;
@@ -26,7 +27,7 @@ interface EvalOptions extends LlmFlags {
   maxRetries: number;
   envTimeout: number;
   backend: BackendPreference;
-  remote?: string;
+  maxAborted: number;
   token?: string;
   json?: boolean;
 }
@@ -50,12 +51,13 @@ export function registerEval(program: Command): void {
     .option('--horizon <turns>', 'max agent turns per episode (default: the env default)', positiveInt('--horizon'))
     .option('--seed <n>', 'run seed; each (task, sample) derives its own, so a resumed run replays the same episodes', nonNegativeInt('--seed'), 0)
     .option('--concurrency <n>', 'episodes running at once', positiveInt('--concurrency'), 32)
-    .option('--max-retries <n>', 'retries of a (task, sample) aborted by infrastructure; one still aborted is missing (exit code 1), and re-running the command retries it', nonNegativeInt('--max-retries'), 2)
-    .option('--env-timeout <ms>', 'deadline of each env call', positiveInt('--env-timeout'), 30_000)
+    .option('--max-retries <n>', 'retries of a (task, sample) aborted by infrastructure; one still aborted is missing (never a failure), and re-running the command retries it', nonNegativeInt('--max-retries'), 2)
+    .option('--env-timeout <ms>', 'deadline of each env call, the remote connection\'s start-up calls included', positiveInt('--env-timeout'), 30_000)
     .addOption(new Option('--backend <backend>', 'tfjs backend of a checkpoint agent').choices(BACKEND_PREFERENCES as string[]).default('auto'))
-    .option('--remote <url>', 'use the env on an `actorgym serve` server')
     .option('--token <token>', 'bearer token for --remote (or ACTORGYM_TOKEN)')
     .option('--json', 'print the results.json object on stdout');
+  addRemoteOptions(command);
+  addMaxAbortedOption(command, '(task, sample) pairs');
   addLlmOptions(command).action(async (options: EvalOptions) => {
     if (options.agent !== undefined && options.checkpoint !== undefined) throw new Error('give --agent or --checkpoint, not both');
     const agentText = options.checkpoint !== undefined ? `checkpoint:${options.checkpoint}` : options.agent;
@@ -72,7 +74,7 @@ export function registerEval(program: Command): void {
       if (envId === undefined) throw new Error('give --env');
       if (agent.backend !== undefined) process.stderr.write(`backend: ${agent.backend} · agent ${agent.name}\n`);
       const token = options.token ?? process.env.ACTORGYM_TOKEN;
-      const env = await resolveEnvDefinition({ env: envId, remote: options.remote, token });
+      const env = await resolveCommandEnv(envId, options, token, options.envTimeout);
       const out = options.out ?? defaultEvalDir(envId, agent.name, options.split, options.samples);
       const interrupt = new AbortController();
       const onSigint = () => interrupt.abort();
@@ -93,6 +95,7 @@ export function registerEval(program: Command): void {
           concurrency: options.concurrency,
           ...(options.horizon !== undefined ? { horizon: options.horizon } : {}),
           maxRetries: options.maxRetries,
+          maxLostRetries: options.maxLostRetries,
           envTimeoutMs: options.envTimeout,
           ...(agent.agentTimeoutMs !== undefined ? { agentTimeoutMs: agent.agentTimeoutMs } : {}),
           signal: interrupt.signal,
@@ -110,8 +113,10 @@ export function registerEval(program: Command): void {
         else printEvalSummary(run.results, run.dir);
         if (!run.results.complete) {
           process.stderr.write(`warning: ${run.results.missing} (task, sample) pairs have no result (${run.results.outcomes.aborted} aborted by infrastructure); re-run the same command to finish\n`);
-          process.exitCode = 1;
         }
+        // Avg@n and Pass@k are over the pairs that have a result; past --max-aborted missing ones, exit 1.
+        const pairs = run.results.tasks * run.results.n;
+        enforceMaxAborted({ unscored: run.results.missing, total: pairs, detail: `${run.results.outcomes.aborted} aborted by infrastructure` }, options.maxAborted, '(task, sample) pairs');
       } catch (error) {
         // Keep the code visible, as EnvError's are (`EVAL_CONFIG_MISMATCH: …`).
         if (error instanceof EvalError) throw new Error(`${error.code}: ${error.message}`);

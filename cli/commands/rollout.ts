@@ -1,6 +1,5 @@
 import { Option, type Command } from 'commander';
 import { createRolloutSystem } from '../../actors/rollout-system.ts';
-import { resolveEnvDefinition } from '../../envs/index.ts';
 import type { Split } from '../../envs/contract.ts';
 import { AGENT_FORMS, resolveAgent } from '../agent-spec.ts';
 import { addLlmOptions, llmOptionsFrom, type LlmFlags } from '../llm-options.ts';
@@ -8,10 +7,12 @@ import { BACKEND_PREFERENCES, type BackendPreference } from '../../policy/backen
 import { nonNegativeInt, port, positiveInt, printJson } from '../output.ts';
 import { showRunProgress } from '../progress.ts';
 import { closeRemote } from '../close-remote.ts';
+import { addMaxAbortedOption, enforceMaxAborted, reasonList } from '../max-aborted.ts';
+import { addRemoteOptions, resolveCommandEnv, serverStats, type RemoteFlags } from '../remote-options.ts';
 import { addEventsPortOptions, serveEventsPort, type EventsPortFlags } from '../events-port.ts';
 import { printLlmUsage, printRolloutSummary } from '../summary.ts';
 
-interface RolloutOptions extends LlmFlags, EventsPortFlags {
+interface RolloutOptions extends LlmFlags, EventsPortFlags, RemoteFlags {
   env: string;
   agent: string;
   split: Split;
@@ -20,10 +21,10 @@ interface RolloutOptions extends LlmFlags, EventsPortFlags {
   horizon?: number;
   schedule?: string;
   seed: number;
-  remote?: string;
   token?: string;
   eventsPort?: number;
   maxRetries: number;
+  maxAborted: number;
   envTimeout: number;
   backend: BackendPreference;
   json?: boolean;
@@ -41,18 +42,19 @@ export function registerRollout(program: Command): void {
     .option('--horizon <turns>', 'max agent turns per episode (default: the env default)', positiveInt('--horizon'))
     .option('--schedule <schedule>', 'horizon schedule instead of --horizon, e.g. fixed:20')
     .option('--seed <n>', 'run seed; the same seed replays the same run', nonNegativeInt('--seed'), 0)
-    .option('--remote <url>', 'use the env on an `actorgym serve` server, e.g. ws://127.0.0.1:8100')
     .option('--token <token>', 'bearer token for --remote (or ACTORGYM_TOKEN)')
     .option('--events-port <port>', 'serve the live event stream over WebSocket on this port', port)
     .option('--max-retries <n>', 'retries of an episode aborted by infrastructure', nonNegativeInt('--max-retries'), 1)
-    .option('--env-timeout <ms>', 'deadline of each env call', positiveInt('--env-timeout'), 30_000)
+    .option('--env-timeout <ms>', 'deadline of each env call, the remote connection\'s start-up calls included', positiveInt('--env-timeout'), 30_000)
     .addOption(new Option('--backend <backend>', 'tfjs backend of a checkpoint agent').choices(BACKEND_PREFERENCES as string[]).default('auto'))
-    .option('--json', 'print one JSON object with the summary on stdout (with `llm` usage for an openai: agent)');
+    .option('--json', 'print one JSON object with the summary on stdout (with `llm` usage for an openai: agent, `servers` for --remote)');
+  addRemoteOptions(command);
+  addMaxAbortedOption(command);
   addEventsPortOptions(command);
   addLlmOptions(command).action(async (options: RolloutOptions) => {
     if (options.horizon !== undefined && options.schedule !== undefined) throw new Error('give --horizon or --schedule, not both');
     const token = options.token ?? process.env.ACTORGYM_TOKEN;
-    const env = await resolveEnvDefinition({ env: options.env, remote: options.remote, token });
+    const env = await resolveCommandEnv(options.env, options, token, options.envTimeout);
     const agent = await resolveAgent(options.agent, {
       env: options.env,
       llm: llmOptionsFrom(options),
@@ -69,6 +71,7 @@ export function registerRollout(program: Command): void {
       ...(options.schedule !== undefined ? { schedule: options.schedule } : {}),
       seed: options.seed,
       maxRetries: options.maxRetries,
+      maxLostRetries: options.maxLostRetries,
       envTimeoutMs: options.envTimeout,
       ...(agent.agentTimeoutMs !== undefined ? { agentTimeoutMs: agent.agentTimeoutMs } : {}),
     });
@@ -90,7 +93,8 @@ export function registerRollout(program: Command): void {
       throw fatal;
     }
     const llm = agent.usage?.();
-    if (options.json) printJson(llm ? { ...summary, llm } : summary);
+    const servers = serverStats(env);
+    if (options.json) printJson({ ...summary, ...(llm ? { llm } : {}), ...(servers ? { servers } : {}) });
     else {
       printRolloutSummary(summary);
       if (llm) printLlmUsage(llm);
@@ -100,6 +104,10 @@ export function registerRollout(program: Command): void {
         `warning: ${summary.outcomes.aborted} episode(s) aborted by infrastructure failures (not scored); see outcomes.aborted\n`,
       );
     }
+    enforceMaxAborted(
+      { unscored: summary.slots - summary.outcomes.success - summary.outcomes.failure - summary.outcomes.truncated, total: summary.slots, detail: `aborted attempts: ${reasonList(summary.abortReasons) || 'none'}` },
+      options.maxAborted,
+    );
     await closeRemote(env);
   });
 }

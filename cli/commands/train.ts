@@ -3,16 +3,17 @@ import { createTrainingSystem, type TrainingOptions, type TrainingSummary } from
 import type { TrainingOptionsConfig } from '../../actors/training/config.ts';
 import { getPreset, presets, withPreset } from '../../actors/training/presets.ts';
 import { ALGORITHMS } from '../../algorithms/index.ts';
-import { resolveEnvDefinition } from '../../envs/index.ts';
 import { ACTION_WORD_ORDERS, type ActionWordOrder } from '../../policy/action-words.ts';
 import { BACKEND_PREFERENCES, type BackendPreference } from '../../policy/backend.ts';
 import { OBSERVATION_FILTERS, type ObservationFilter } from '../../policy/observation-filter.ts';
 import { closeRemote } from '../close-remote.ts';
+import { addMaxAbortedOption, enforceMaxAborted, reasonList } from '../max-aborted.ts';
+import { addRemoteOptions, resolveCommandEnv, type RemoteFlags } from '../remote-options.ts';
 import { nonNegativeInt, percent, positiveInt, printJson, table } from '../output.ts';
 import { showTrainingProgress } from '../training-progress.ts';
 import { addDashboardOptions, serveTrainingDashboard, type DashboardCliOptions } from './dashboard.ts';
 
-interface TrainCliOptions extends DashboardCliOptions {
+interface TrainCliOptions extends DashboardCliOptions, RemoteFlags {
   env: string;
   steps?: number;
   preset?: string;
@@ -22,8 +23,9 @@ interface TrainCliOptions extends DashboardCliOptions {
   learnerThreads?: string;
   maxMinutes?: number;
   json?: boolean;
-  remote?: string;
   token?: string;
+  envTimeout: number;
+  maxAborted: number;
   // Run configuration (training/config.ts); only the ones given on the command line are passed on.
   algo?: string;
   schedule?: string;
@@ -103,7 +105,7 @@ function givenConfig(command: Command, o: TrainCliOptions): TrainingOptionsConfi
 }
 
 export function registerTrain(program: Command): void {
-  addDashboardOptions(program.command('train'))
+  const command = addDashboardOptions(program.command('train'))
     .description('train the transformer agent with RL on an env; checkpoints, metrics.jsonl and trajectories go to --out')
     .option('--env <id>', 'environment id', 'babyai')
     .addOption(new Option('--algo <algo>', `algorithm: ${ALGORITHMS.join(' | ')} (default grpo)`))
@@ -149,12 +151,15 @@ export function registerTrain(program: Command): void {
     .option('--eval-episodes <n>', 'test episodes evaluated at the end, 0 = none (default: the whole test split)', nonNegativeInt('--eval-episodes'))
     .option('--eval-temperature <t>', 'evaluation temperature, 0 = greedy (default 1)', nonNegativeNumber('--eval-temperature'))
     .option('--eval-horizon <n>', 'evaluation horizon (default: the env default)', positiveInt('--eval-horizon'))
-    .option('--remote <url>', 'use the env on an `actorgym serve` server, e.g. ws://127.0.0.1:8100')
     .option('--token <token>', 'bearer token for --remote (or ACTORGYM_TOKEN)')
-    .option('--json', 'print one JSON object with the summary on stdout')
+    .option('--env-timeout <ms>', 'deadline of each env call, the remote connection\'s start-up calls included', positiveInt('--env-timeout'), 30_000)
+    .option('--json', 'print one JSON object with the summary on stdout');
+  addRemoteOptions(command);
+  addMaxAbortedOption(command, 'test episodes of the final evaluation');
+  command
     .action(async (options: TrainCliOptions, command: Command) => {
       const token = options.token ?? process.env.ACTORGYM_TOKEN;
-      const env = await resolveEnvDefinition({ env: options.env, remote: options.remote, token });
+      const env = await resolveCommandEnv(options.env, options, token, options.envTimeout);
       const out = options.out ?? (options.resume === undefined ? defaultRunDir() : undefined);
       const preset = options.preset !== undefined ? getPreset(options.preset) : undefined;
       const steps = options.steps ?? preset?.steps;
@@ -168,10 +173,19 @@ export function registerTrain(program: Command): void {
         ...(options.maxMinutes !== undefined ? { maxMinutes: options.maxMinutes } : {}),
         ...(out !== undefined ? { out } : {}),
         ...(options.resume !== undefined ? { resume: options.resume } : {}),
+        envTimeoutMs: options.envTimeout,
+        maxLostRetries: options.maxLostRetries,
       };
       const summary = await runTraining(trainingOptions, options);
       if (options.json) printJson(summary);
       else printTrainingSummary(summary);
+      // Training steps never run short (they pause instead); the test evaluation is a rollout like any other.
+      const evaluation = summary.evaluation;
+      if (evaluation) {
+        const scored = evaluation.outcomes.success + evaluation.outcomes.failure + evaluation.outcomes.truncated;
+        const detail = `aborted attempts: ${reasonList(evaluation.abortReasons) || 'none'}`;
+        enforceMaxAborted({ unscored: evaluation.slots - scored, total: evaluation.slots, detail }, options.maxAborted, 'test episodes');
+      }
       await closeRemote(env);
     });
 }
@@ -181,6 +195,10 @@ export async function runTraining(options: TrainingOptions, dashboardOptions: Da
   const training = createTrainingSystem(options);
   const dashboard = await serveTrainingDashboard(training.events, dashboardOptions);
   const progress = showTrainingProgress(training.events, options.steps);
+  const pauses = training.events.subscribe((event) => {
+    if (event.type === 'training.paused') process.stderr.write(`step ${event.step}: paused, ${event.slots} slot(s) to collect again; ${event.reason}; waiting for a server\n`);
+    if (event.type === 'training.resumed') process.stderr.write(`step ${event.step}: resumed after ${event.pausedSeconds.toFixed(1)} s\n`);
+  });
   const interrupt = () => training.stop('interrupted (SIGINT)');
   process.once('SIGINT', interrupt);
   try {
@@ -188,6 +206,7 @@ export async function runTraining(options: TrainingOptions, dashboardOptions: Da
   } finally {
     process.off('SIGINT', interrupt);
     progress.unsubscribe();
+    pauses.unsubscribe();
     await dashboard.close();
   }
 }

@@ -7,13 +7,13 @@
 export interface BackoffOptions {
   /** Delay ceiling of the first retry (ms). Default 100. */
   readonly initialMs: number;
-  /** Largest delay ceiling (ms): a server that comes back is tried again within this. Default 5 000. */
+  /** Largest delay ceiling (ms): a server that comes back is tried again within this. Default 2 000. */
   readonly maxMs: number;
   /** Growth of the ceiling per failed attempt. Default 2. */
   readonly factor: number;
 }
 
-export const RECONNECT_BACKOFF: BackoffOptions = { initialMs: 100, maxMs: 5_000, factor: 2 };
+export const RECONNECT_BACKOFF: BackoffOptions = { initialMs: 100, maxMs: 2_000, factor: 2 };
 
 /**
  * The wait before reconnect attempt `attempt` (0 for the first after a loss): "equal jitter",

@@ -20,7 +20,7 @@ export const SERVER_WAIT_MS = 5_000;
 export interface EnvServerPoolOptions extends EnvServerConnectOptions {
   /** How long placing an instance waits for a live server when none is connected (ms). Default 5 000. */
   readonly serverWaitMs?: number;
-  /** Reconnect delays; default 100 ms doubling up to 5 s, with jitter (backoff.ts). */
+  /** Reconnect delays; default 100 ms doubling up to 2 s, with jitter (backoff.ts). */
   readonly backoff?: Partial<BackoffOptions>;
   /** Jitter source; default Math.random. */
   readonly random?: () => number;

@@ -114,6 +114,8 @@ export const TRAINING_EVENT_TYPES = [
   'checkpoint.saved',
   'evaluation.finished',
   'training.finished',
+  'training.paused',
+  'training.resumed',
 ] as const satisfies readonly TrainingEventType[];
 const _everyTrainingTypeListed: [Exclude<TrainingEventType, RunEventType | (typeof TRAINING_EVENT_TYPES)[number]>] extends [never] ? true : false = true;
 void _everyTrainingTypeListed;

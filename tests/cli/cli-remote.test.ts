@@ -20,11 +20,13 @@ describe('actorgym rollout --remote', () => {
     expect(JSON.parse(remote.stdout).results).toEqual(JSON.parse(local.stdout).results);
   });
 
-  it('reports episodes aborted by a killed server and exits cleanly', async () => {
+  // Issue 24, finding 3: a server killed early left most slots aborted, and the command said 0.93
+  // success and exited 0. Now it prints its summary, then why it fails, and exits 1.
+  it('reports episodes aborted by a killed server, prints its summary, and exits 1 past --max-aborted', async () => {
     server = await startChildServer(['babyai', '--port', '0']);
     const child = spawn(
       process.execPath,
-      [BIN, 'rollout', '--env', 'babyai', '--agent', 'random', '--split', 'train', '--concurrency', '4', '--json', '--events-port', '0', '--remote', server.urls[0] as string],
+      [BIN, 'rollout', '--env', 'babyai', '--agent', 'random', '--split', 'train', '--concurrency', '4', '--json', '--events-port', '0', '--server-wait', '200', '--remote', server.urls[0] as string],
       { stdio: ['ignore', 'pipe', 'pipe'] },
     );
     let stdout = '';
@@ -41,12 +43,14 @@ describe('actorgym rollout --remote', () => {
     await firstValueFrom(observeRun(eventsUrl, { types: ['episode.finished'] }).pipe(filter((e) => e.type === 'episode.finished'), take(10), toArray()));
     server.child.kill('SIGKILL');
     const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
-    expect(code).toBe(0);
+    expect(code).toBe(1);
     const summary = JSON.parse(stdout);
     expect(summary.outcomes.aborted).toBeGreaterThan(0);
     expect(summary.outcomes.success + summary.outcomes.failure + summary.outcomes.truncated).toBeGreaterThanOrEqual(10);
     expect(summary.episodes).toBe(1440);
+    expect(summary.abortedShare).toBeGreaterThan(0.05);
     expect(stderr).toMatch(/episode\(s\) aborted by infrastructure failures/);
+    expect(stderr).toMatch(/actorgym: error: \d+\.\d% of task slots have no scored outcome \(\d+ of 1440; aborted attempts: env_lost \d+\), over --max-aborted 5\.0%\n/);
     expect(stderr).not.toMatch(/Error:|at .*\.ts:\d+/);
   });
 
