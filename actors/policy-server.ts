@@ -25,13 +25,18 @@
  * Errors are OpenAI's shape `{ error: { message, type, param, code } }` with the codes of
  * ./policy-server/api-error.ts: 400 bad JSON, a bad field or a conversation the template did not
  * render; 401 a missing or wrong bearer token (when `token` is set; every route); 404 unknown
- * path; 405 wrong method; 413 body over `maxBodyBytes`; 503 decode queue full (`Retry-After: 1`).
+ * path; 405 wrong method; 413 body over `maxBodyBytes`; 403 a browser Origin not allowed; 503
+ * decode queue full (`Retry-After: 1`) or the server draining. `GET /healthz` and `/readyz`
+ * answer without a token (readyz 503 while draining); on close, running completions get
+ * `drainMs` to finish.
  */
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { promptFor } from '../policy/llm/prompts/index.ts';
 import { requestToken, tokenMatches } from '../streams/wire/auth.ts';
+import { originAllowed } from '../streams/wire/origin.ts';
+import { answerHealth } from './ops/health.ts';
 import { BadRequest, readJsonBody } from './agentgym-http/http-io.ts';
 import { ApiError, asApiError, sendError, sendJson } from './policy-server/api-error.ts';
 import { closingChunks, completionObject, roleChunk, usageOf, type CompletionMeta } from './policy-server/completion-objects.ts';
@@ -43,6 +48,10 @@ import type { CheckpointAgent } from './training/checkpoint-agent.ts';
 
 /** A conversation of a few hundred turns of BabyAI views fits several times over. */
 export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
+/** A request's headers and body must arrive within this (ms). */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
+/** On shutdown, running completions get this long (ms) to finish. */
+export const DEFAULT_DRAIN_MS = 10_000;
 /** Idle keep-alive sockets stay open this long (an agent's env step may take a while). */
 export const DEFAULT_KEEP_ALIVE_TIMEOUT_MS = 60_000;
 
@@ -57,6 +66,12 @@ export interface PolicyServerOptions extends Pick<ServedPolicyOptions, 'maxSessi
   readonly agent: Pick<CheckpointAgent, 'policy' | 'config' | 'step'>;
   /** The env family's prompt template (default `promptFor(agent.config.env)`, as the LLM policy renders it). */
   readonly prompt?: ServedPrompt;
+  /** Browser origins allowed besides the server's own loopback pages (`*` = any); programs send none. */
+  readonly allowOrigins?: readonly string[];
+  /** On close, running requests get this long to finish before their sockets are closed. Default 10 s. */
+  readonly drainMs?: number;
+  /** Whole-request and header deadline for receiving a request (ms). Default 30 s. */
+  readonly requestTimeoutMs?: number;
   /** Default `actorgym-<env>-step<N>`. */
   readonly modelId?: string;
   readonly maxBodyBytes?: number;
@@ -72,7 +87,9 @@ export interface PolicyServer {
   readonly modelId: string;
   /** Sessions and counts (resumed / rebuilt requests). */
   readonly served: ServedPolicy;
-  /** Stops listening, drops connections and frees every session. Idempotent. */
+  /** HTTP requests received and not yet answered. */
+  readonly inFlight: number;
+  /** Stops accepting, lets running requests finish within `drainMs`, then drops connections and frees every session. Idempotent. */
   close(): Promise<void>;
 }
 
@@ -128,7 +145,17 @@ export async function startPolicyServer(options: PolicyServerOptions): Promise<P
     }
   }
 
+  let draining = false;
+  let inFlight = 0;
+  let drained: (() => void) | undefined;
+
   async function route(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    // Probes answer without a token, as orchestrators call them (actors/ops/health.ts).
+    if (answerHealth(req, res, () => (draining ? { ready: false, reason: 'draining' } : { ready: true, detail: { sessions: served.sessions } }))) return;
+    if (!originAllowed(req, options.allowOrigins ?? [])) {
+      throw new ApiError(403, 'forbidden_origin', `browser origin ${String(req.headers.origin)} is not allowed (serve-policy --allow-origin)`);
+    }
+    if (draining) throw new ApiError(503, 'server_closing', 'the server is shutting down');
     if (options.token !== undefined && !tokenMatches(requestToken(req), options.token)) {
       throw new ApiError(401, 'invalid_api_key', 'missing or wrong bearer token: send Authorization: Bearer <token> (the server\'s --token)');
     }
@@ -148,6 +175,11 @@ export async function startPolicyServer(options: PolicyServerOptions): Promise<P
   }
 
   const server = http.createServer((req, res) => {
+    inFlight += 1;
+    res.once('close', () => {
+      inFlight -= 1;
+      if (inFlight === 0) drained?.();
+    });
     route(req, res).catch((error: unknown) => {
       if (res.headersSent) {
         res.destroy();
@@ -157,7 +189,9 @@ export async function startPolicyServer(options: PolicyServerOptions): Promise<P
     });
   });
   server.keepAliveTimeout = options.keepAliveTimeoutMs ?? DEFAULT_KEEP_ALIVE_TIMEOUT_MS;
-  server.headersTimeout = server.keepAliveTimeout + 5_000;
+  // A request must arrive whole within this; a socket that never sends one is closed by it too.
+  server.requestTimeout = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+  server.headersTimeout = Math.min(server.requestTimeout, server.keepAliveTimeout + 5_000);
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -176,9 +210,23 @@ export async function startPolicyServer(options: PolicyServerOptions): Promise<P
     url: `http://${host.includes(':') ? `[${host}]` : host}:${port}/v1`,
     modelId,
     served,
+    get inFlight() {
+      return inFlight;
+    },
     close: () =>
       (closing ??= (async () => {
+        // Drain: refuse new work (readyz 503), let running completions finish within drainMs.
+        draining = true;
         const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+        server.closeIdleConnections();
+        if (inFlight > 0) {
+          let timer: NodeJS.Timeout | undefined;
+          await Promise.race([
+            new Promise<void>((resolve) => (drained = resolve)),
+            new Promise<void>((resolve) => (timer = setTimeout(resolve, options.drainMs ?? DEFAULT_DRAIN_MS))),
+          ]);
+          clearTimeout(timer);
+        }
         server.closeAllConnections();
         served.close();
         await stopped;

@@ -22,12 +22,13 @@ export type ApiErrorCode =
   | 'server_busy'
   /** The server is shutting down (503). */
   | 'server_closing'
+  | 'forbidden_origin'
   /** The policy failed (500). */
   | 'internal_error';
 
 export class ApiError extends Error {
   constructor(
-    readonly status: 400 | 401 | 404 | 405 | 413 | 500 | 503,
+    readonly status: 400 | 401 | 403 | 404 | 405 | 413 | 500 | 503,
     readonly code: ApiErrorCode,
     message: string,
     /** The request field at fault (`messages[2].content`), when there is one. */

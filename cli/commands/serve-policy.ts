@@ -1,6 +1,6 @@
 import { Option, type Command } from 'commander';
 import { DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_MS } from '../../actors/policy-server/sessions.ts';
-import { DEFAULT_MAX_BODY_BYTES, startPolicyServer } from '../../actors/policy-server.ts';
+import { DEFAULT_DRAIN_MS, DEFAULT_MAX_BODY_BYTES, startPolicyServer } from '../../actors/policy-server.ts';
 import { loadCheckpointAgent } from '../../actors/training/checkpoint-agent.ts';
 import { BACKEND_PREFERENCES, type BackendPreference } from '../../policy/backend.ts';
 import { port, positiveInt } from '../output.ts';
@@ -13,6 +13,8 @@ interface ServePolicyOptions {
   temperature?: number;
   maxSessions: number;
   backend: BackendPreference;
+  allowOrigin: string[];
+  drainTimeout: number;
 }
 
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|localhost)$/;
@@ -31,6 +33,8 @@ export function registerServePolicy(program: Command): void {
       return value;
     })
     .option('--max-sessions <n>', 'conversations whose state is kept between requests (least recently used dropped first)', positiveInt('--max-sessions'), DEFAULT_MAX_SESSIONS)
+    .option('--allow-origin <origin>', 'a browser origin allowed to call the server (repeatable; `*` = any); programs send no Origin and always pass', (value: string, all: string[]) => [...all, value], [] as string[])
+    .option('--drain-timeout <ms>', 'on SIGTERM/SIGINT, running completions get this long to finish', positiveInt('--drain-timeout'), DEFAULT_DRAIN_MS)
     .addOption(new Option('--backend <backend>', 'tfjs backend').choices(BACKEND_PREFERENCES as string[]).default('auto'))
     .addHelpText('after', `
 Any model name is accepted in requests ("default" too). The conversation must be the one
@@ -53,6 +57,8 @@ ${DEFAULT_MAX_BODY_BYTES / 1024 / 1024} MiB; errors use OpenAI's shape { error: 
         host: options.host,
         agent,
         maxSessions: options.maxSessions,
+        allowOrigins: options.allowOrigin,
+        drainMs: options.drainTimeout,
         ...(token ? { token } : {}),
       });
       process.stderr.write(`backend: ${agent.backend} · checkpoint ${agent.dir} (step ${agent.step}) · temperature ${agent.policy.inner.options.temperature}\n`);

@@ -1,3 +1,4 @@
+import http from 'node:http';
 /**
  * The policy server (actors/policy-server.ts) against the official `openai` client: a tiny BabyAI
  * checkpoint behind `/v1/chat/completions`, played both directly through the policy and through
@@ -329,5 +330,45 @@ describe('policy server (OpenAI-compatible chat endpoint)', () => {
     } finally {
       force.mockRestore();
     }
+  });
+
+  it('answers probes without a token, refuses foreign browser origins, and drains running requests on close (issue 24)', async () => {
+    const { messages } = await firstTurn();
+    const server = await startPolicyServer({ port: 0, agent, prompt, token: 'tok', allowOrigins: ['https://lab.example'], drainMs: 20_000 });
+    const base = server.url.replace(/\/v1$/, '');
+    expect((await fetch(`${base}/healthz`)).status).toBe(200);
+    expect(await (await fetch(`${base}/readyz`)).json()).toMatchObject({ ready: true });
+    const auth = { authorization: 'Bearer tok', 'content-type': 'application/json' };
+    const foreign = await fetch(`${server.url}/models`, { headers: { ...auth, origin: 'https://evil.example' } });
+    expect(foreign.status).toBe(403);
+    expect(await foreign.json()).toMatchObject({ error: { code: 'forbidden_origin' } });
+    expect((await fetch(`${server.url}/models`, { headers: { ...auth, origin: 'https://lab.example' } })).status).toBe(200);
+    expect((await fetch(`${server.url}/models`, { headers: { ...auth, origin: `http://127.0.0.1:${server.port}` } })).status).toBe(200);
+
+    // A request whose body is still arriving when the server is told to close is answered, not dropped.
+    const body = JSON.stringify({ model: 'default', messages, seed: 3 });
+    const half = Math.floor(body.length / 2);
+    const answered = new Promise<{ status: number; text: string }>((resolve, reject) => {
+      const req = http.request(`${server.url}/chat/completions`, { method: 'POST', headers: { ...auth, 'content-length': Buffer.byteLength(body) } }, (res) => {
+        let text = '';
+        res.on('data', (chunk: Buffer) => (text += chunk.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+      });
+      req.on('error', reject);
+      req.write(body.slice(0, half));
+      void (async () => {
+        while (server.inFlight === 0) await new Promise((r) => setTimeout(r, 5));
+        const closed = server.close();
+        void (async () => {
+          const ready = await fetch(`${base}/readyz`).catch(() => undefined);
+          expect(ready?.status ?? 503).toBe(503);
+          req.end(body.slice(half));
+          await closed;
+        })().catch(reject);
+      })();
+    });
+    const { status, text } = await answered;
+    expect(status).toBe(200);
+    expect(JSON.parse(text)).toMatchObject({ object: 'chat.completion' });
   });
 });
