@@ -10,6 +10,7 @@
 import type { Command } from 'commander';
 import type { Observable } from 'rxjs';
 import { startEventServer, type EventServerHandle } from '../actors/event-server.ts';
+import { createOpsLog } from '../actors/ops/ops-log.ts';
 import type { TrainingEvent } from '../streams/training-events.ts';
 import { nonNegativeInt, positiveInt } from './output.ts';
 
@@ -24,10 +25,11 @@ export interface EventsPortFlags {
   waitSubscribers?: number;
   waitSubscribersTimeout?: number;
   allowOrigin?: string[];
+  logJson?: boolean;
 }
 
 /** The attribute names of the options added below (for grouping them in --help). */
-export const EVENTS_PORT_OPTIONS: readonly string[] = ['waitSubscribers', 'waitSubscribersTimeout', 'allowOrigin'];
+export const EVENTS_PORT_OPTIONS: readonly string[] = ['waitSubscribers', 'waitSubscribersTimeout', 'allowOrigin', 'logJson'];
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
@@ -43,7 +45,8 @@ export function addEventsPortOptions(command: Command): Command {
       `the longest --wait-subscribers waits; the run then starts anyway (default ${DEFAULT_WAIT_SUBSCRIBERS_TIMEOUT_MS})`,
       positiveInt('--wait-subscribers-timeout'),
     )
-    .option('--allow-origin <origin>', 'a browser origin allowed to read --events-port, e.g. http://host:8787 (repeatable; * = any)', collect);
+    .option('--allow-origin <origin>', 'a browser origin allowed to read --events-port, e.g. http://host:8787 (repeatable; * = any)', collect)
+    .option('--log-json', 'with --events-port: one JSON line on stderr per subscriber connection event, for operators');
 }
 
 export interface ServeEventsOptions {
@@ -63,8 +66,8 @@ export async function serveEventsPort(
   options: ServeEventsOptions = {},
 ): Promise<EventServerHandle | undefined> {
   if (flags.eventsPort === undefined) {
-    const given = ['waitSubscribers', 'waitSubscribersTimeout', 'allowOrigin'].filter((key) => flags[key as keyof EventsPortFlags] !== undefined);
-    if (given.length > 0) throw new Error('--wait-subscribers, --wait-subscribers-timeout and --allow-origin need --events-port');
+    const given = ['waitSubscribers', 'waitSubscribersTimeout', 'allowOrigin', 'logJson'].filter((key) => flags[key as keyof EventsPortFlags] !== undefined);
+    if (given.length > 0) throw new Error('--wait-subscribers, --wait-subscribers-timeout, --allow-origin and --log-json need --events-port');
     return undefined;
   }
   const write = options.write ?? ((line: string) => void process.stderr.write(line));
@@ -74,6 +77,7 @@ export async function serveEventsPort(
     ...(options.host !== undefined ? { host: options.host } : {}),
     ...(options.token !== undefined ? { token: options.token } : {}),
     ...(flags.allowOrigin !== undefined ? { allowOrigins: flags.allowOrigin } : {}),
+    ...(flags.logJson ? { log: createOpsLog({ server: 'events', enabled: true }) } : {}),
   });
   write(`live events: ${server.url}\n`);
   const wanted = flags.waitSubscribers;

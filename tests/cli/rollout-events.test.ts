@@ -33,7 +33,7 @@ function startCli(args: readonly string[]) {
 
 describe('actorgym rollout --events-port (issue 24, finding 8)', () => {
   it('with --wait-subscribers 1, a subscriber connected after start gets run.started first, run.finished last, every episode.finished between', async () => {
-    const cli = startCli(['rollout', '--env', 'babyai', '--episodes', '24', '--concurrency', '8', '--seed', '3', '--json', '--events-port', '0', '--wait-subscribers', '1']);
+    const cli = startCli(['rollout', '--env', 'babyai', '--episodes', '24', '--concurrency', '8', '--seed', '3', '--json', '--events-port', '0', '--wait-subscribers', '1', '--log-json']);
     const events: TrainingEvent[] = await lastValueFrom(observeRun(await cli.url).pipe(toArray()));
     const { code, stdout, stderr } = await cli.exited;
     expect(code).toBe(0);
@@ -45,6 +45,9 @@ describe('actorgym rollout --events-port (issue 24, finding 8)', () => {
     expect(JSON.parse(stdout).episodes).toBe(24);
     expect(stderr).toMatch(/waiting for 1 subscriber to ws:\S+ before starting the run/);
     expect(stderr).toMatch(/1 of 1 subscriber subscribed/);
+    // --log-json: one JSON line per connection event of the event server (issue 24, operable servers).
+    const logged = stderr.split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as { server: string; event: string });
+    expect(logged.filter((r) => r.server === 'events').map((r) => r.event)).toEqual(expect.arrayContaining(['connection.opened', 'connection.authenticated']));
   });
 
   it('starts the run anyway, with a warning, once --wait-subscribers-timeout passes without them', async () => {
