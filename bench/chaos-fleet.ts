@@ -8,6 +8,9 @@ import { startChildServer, type ChildServer } from './stats.ts';
 
 export class ServerFleet {
   private readonly servers: (ChildServer | undefined)[];
+  /** Per server, the death of its last process: a restart waits for it (the port must be free). */
+  private readonly dying = new Map<number, Promise<void>>();
+  private readonly starting = new Map<number, Promise<void>>();
   private restarting = 0;
 
   private constructor(
@@ -41,23 +44,32 @@ export class ServerFleet {
   /** SIGKILL, and wait for the process to be gone (its port is then free). */
   async kill(index: number): Promise<void> {
     const server = this.servers[index];
-    if (server === undefined) return;
+    if (server === undefined) return this.dying.get(index);
     this.servers[index] = undefined;
     const exited = new Promise<void>((resolve) => (server.child.exitCode !== null || server.child.signalCode !== null ? resolve() : server.child.once('exit', () => resolve())));
+    this.dying.set(index, exited);
     server.child.kill('SIGKILL');
     await exited;
   }
 
-  /** Starts a killed server again on its port; resolves once it listens. */
-  async restart(index: number): Promise<void> {
-    if (this.servers[index] !== undefined) return;
+  /** Starts a killed server again on its port, once its old process is gone; resolves once it listens. */
+  restart(index: number): Promise<void> {
+    if (this.servers[index] !== undefined) return Promise.resolve();
+    const pending = this.starting.get(index);
+    if (pending !== undefined) return pending;
     const port = new URL(this.urls[index] as string).port;
-    this.restarting += 1;
-    try {
-      this.servers[index] = await startChildServer([this.env, '--port', port]);
-    } finally {
-      this.restarting -= 1;
-    }
+    const starting = (async () => {
+      this.restarting += 1;
+      try {
+        await this.dying.get(index);
+        this.servers[index] = await startChildServer([this.env, '--port', port]);
+      } finally {
+        this.restarting -= 1;
+        this.starting.delete(index);
+      }
+    })();
+    this.starting.set(index, starting);
+    return starting;
   }
 
   async stop(): Promise<void> {

@@ -49,4 +49,9 @@ export const benchmarks: readonly Benchmark[] = [
     description: 'LLM-agent rollouts against a long-tailed latency server: per-episode actors vs lock-step rounds (episodes/s, endpoint utilization)',
     run: async () => (await import('./llm-rollout.ts')).runLlmRolloutBench(),
   },
+  {
+    name: 'chaos',
+    description: 'rollouts and a training run on 3 env servers SIGKILLed and restarted (>= 100 kills): every slot once, aborted share, success vs undisturbed',
+    run: async () => (await import('./chaos.ts')).runChaosBench(),
+  },
 ];
