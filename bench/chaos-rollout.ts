@@ -1,7 +1,7 @@
 /**
  * A rollout on a pool of env servers (bench/chaos-fleet.ts) while servers are SIGKILLed and
- * restarted on a schedule: every `killEvery` scored episodes one server the pool is connected to
- * is killed and started again on its port, with at most `maxDown` servers not connected at once
+ * restarted on a schedule: every `killEvery` scored episodes the busiest server the pool is
+ * connected to is killed and started again on its port, with at most `maxDown` servers not connected at once
  * (default all but one).
  * The agent is held while a kill is due but cannot happen yet (too many servers down), so the
  * schedule follows the run whatever the machine's speed; a random agent's decisions depend on
@@ -88,8 +88,13 @@ export async function chaosRollout(options: ChaosRolloutOptions): Promise<ChaosR
   const live = () => fleet.up().filter((index) => env.stats()[index]?.state === 'live');
   function tick(): void {
     while (due() && fleet.size - live().length < maxDown) {
+      // The busiest live server (ties in turn): the kill hits running episodes, and a server
+      // just restarted, still filling up, is left to take its share.
       const candidates = live();
-      const index = candidates[victim++ % candidates.length] as number;
+      const stats = env.stats();
+      const most = Math.max(...candidates.map((i) => stats[i]?.load ?? 0));
+      const busiest = candidates.filter((i) => (stats[i]?.load ?? 0) === most);
+      const index = busiest[victim++ % busiest.length] as number;
       kills += 1;
       nextKillAt += killEvery;
       const before = placedAtRestart.get(index);
