@@ -3,6 +3,7 @@ export * from './envs/index.ts';
 export * from './actors/index.ts';
 export * from './streams/index.ts';
 export { connectEnvServer, remoteEnvDefinition } from './envs/remote/ws-client.ts';
+export { poolEnvDefinition, type PoolEnvDefinition } from './envs/remote/pool-definition.ts';
 export { createAgentGymHttpEnv, agentGymHttpDefinition } from './envs/remote/agentgym-http-env.ts';
 export type { ActRequest, Decision, Policy, TokenTrajectory } from './policy/policy.ts';
 export { createLlmPolicy, DEFAULT_BASE_URL, type CreateLlmPolicyOptions, type LlmAgent } from './policy/llm/create-llm-policy.ts';

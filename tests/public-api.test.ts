@@ -12,7 +12,7 @@ describe('the package entry point', () => {
   });
 
   it('exposes the servers, remote clients and env registry', () => {
-    for (const name of ['startEnvServer', 'startEventServer', 'startAgentGymHttpServer', 'remoteEnvDefinition', 'observeRun', 'checkEnv', 'listEnvs', 'startPolicyServer', 'runEvaluation', 'createLlmPolicy', 'promptFor', 'passAtK']) {
+    for (const name of ['startEnvServer', 'startEventServer', 'startAgentGymHttpServer', 'remoteEnvDefinition', 'observeRun', 'checkEnv', 'listEnvs', 'startPolicyServer', 'runEvaluation', 'createLlmPolicy', 'promptFor', 'passAtK', 'poolEnvDefinition']) {
       expect(typeof (actorgym as Record<string, unknown>)[name]).toBe('function');
     }
   });
