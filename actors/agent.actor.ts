@@ -36,14 +36,17 @@ export const agentLogic = fromCallback<AgentActorEvent, AgentActorInput>(({ inpu
   let scheduled: NodeJS.Immediate | undefined;
   let stopped = false;
 
-  const decideAlone = (item: Pending) => {
-    let decided: Promise<readonly Decision[]>;
+  // A policy that throws instead of rejecting still answers through the promise.
+  const decide = (batch: readonly Pending[]): Promise<readonly Decision[]> => {
     try {
-      decided = policy.act([item.request]);
+      return policy.act(batch.map((item) => item.request));
     } catch (error) {
-      decided = Promise.reject(error);
+      return Promise.reject(error);
     }
-    decided
+  };
+
+  const decideAlone = (item: Pending) => {
+    decide([item])
       .then(
         (decisions) => reply([item], decisions),
         (error: unknown) => item.replyTo.send({ type: 'AGENT.FAILED', reason: 'agent_error', error: errorMessage(error) }),
@@ -67,13 +70,7 @@ export const agentLogic = fromCallback<AgentActorEvent, AgentActorInput>(({ inpu
     const batch = queue.length <= maxBatch ? queue : queue.slice(0, maxBatch);
     queue = queue.length <= maxBatch ? [] : queue.slice(maxBatch);
     busy = true;
-    let decided: Promise<readonly Decision[]>;
-    try {
-      decided = policy.act(batch.map((item) => item.request));
-    } catch (error) {
-      decided = Promise.reject(error);
-    }
-    decided
+    decide(batch)
       .then(
         (decisions) => reply(batch, decisions),
         (error: unknown) => {

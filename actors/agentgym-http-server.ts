@@ -32,7 +32,6 @@
  * - one call at a time per instance id; stepping before reset or after `done` is an error.
  */
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { EnvError, type EnvDefinition } from '../envs/contract.ts';
 import { answerHealth, type HealthState } from './ops/health.ts';
 import type { OpsLog } from './ops/ops-log.ts';
@@ -43,6 +42,7 @@ import { BadRequest, sendJson } from './agentgym-http/http-io.ts';
 import { InstanceLimit, InstanceTable } from './agentgym-http/instances.ts';
 import * as limits from './agentgym-http/limits.ts';
 import { agentGymRoutes } from './agentgym-http/protocol.ts';
+import { listen } from './ops/listen.ts';
 
 export {
   DEFAULT_IDLE_TTL_MS,
@@ -171,17 +171,7 @@ export async function startAgentGymHttpServer(options: AgentGymHttpServerOptions
     );
   });
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port, host, () => {
-      server.off('error', reject);
-      // After listening, the only server errors are failed accepts (e.g. out of file
-      // descriptors): the connection is lost, the server keeps serving.
-      server.on('error', () => undefined);
-      resolve();
-    });
-  });
-  const port = (server.address() as AddressInfo).port;
+  const port = await listen(server, options.port, host);
   log('server.listening', { host, port, auth: tokens.length > 0 ? 'token' : 'none' });
 
   let closing: Promise<void> | undefined;

@@ -32,11 +32,11 @@
  */
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { promptFor } from '../policy/llm/prompts/index.ts';
 import { requestToken, tokenMatches } from '../streams/wire/auth.ts';
 import { originAllowed } from '../streams/wire/origin.ts';
 import { answerHealth } from './ops/health.ts';
+import { listen } from './ops/listen.ts';
 import { BadRequest, readJsonBody } from './agentgym-http/http-io.ts';
 import { ApiError, asApiError, sendError, sendJson } from './policy-server/api-error.ts';
 import { closingChunks, completionObject, roleChunk, usageOf, type CompletionMeta } from './policy-server/completion-objects.ts';
@@ -193,16 +193,7 @@ export async function startPolicyServer(options: PolicyServerOptions): Promise<P
   server.requestTimeout = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
   server.headersTimeout = Math.min(server.requestTimeout, server.keepAliveTimeout + 5_000);
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port, host, () => {
-      server.off('error', reject);
-      // After listening, the only server errors are failed accepts: that connection is lost.
-      server.on('error', () => undefined);
-      resolve();
-    });
-  });
-  const port = (server.address() as AddressInfo).port;
+  const port = await listen(server, options.port, host);
 
   let closing: Promise<void> | undefined;
   return {

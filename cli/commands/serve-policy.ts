@@ -3,6 +3,7 @@ import { DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_MS } from '../../actors/poli
 import { DEFAULT_DRAIN_MS, DEFAULT_MAX_BODY_BYTES, startPolicyServer } from '../../actors/policy-server.ts';
 import { loadCheckpointAgent } from '../../actors/training/checkpoint-agent.ts';
 import { BACKEND_PREFERENCES, type BackendPreference } from '../../policy/backend.ts';
+import { isLoopbackHost } from '../../streams/wire/origin.ts';
 import { port, positiveInt } from '../output.ts';
 
 interface ServePolicyOptions {
@@ -16,8 +17,6 @@ interface ServePolicyOptions {
   allowOrigin: string[];
   drainTimeout: number;
 }
-
-const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|localhost)$/;
 
 export function registerServePolicy(program: Command): void {
   program
@@ -49,7 +48,7 @@ ${DEFAULT_MAX_BODY_BYTES / 1024 / 1024} MiB; errors use OpenAI's shape { error: 
         ...(options.temperature !== undefined ? { temperature: options.temperature } : {}),
       });
       const token = options.token ?? process.env.ACTORGYM_TOKEN;
-      if (!LOOPBACK.test(options.host) && !token) {
+      if (!isLoopbackHost(options.host) && !token) {
         process.stderr.write(`actorgym serve-policy: warning: listening on ${options.host} without --token; anyone who can reach it can use the model\n`);
       }
       const server = await startPolicyServer({
