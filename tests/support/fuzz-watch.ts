@@ -7,6 +7,14 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import type { Env, EnvDefinition } from '../../envs/contract.ts';
 
+/** The fixed seed of both fuzz tests. */
+export const FUZZ_SEED = 42;
+/** Generous: the fuzzers' own garbage (megabyte bodies and frames, 60 k-character actions) churns the heap; a leak per frame, request or instance would exceed it. */
+export const MAX_HEAP_GROWTH = 64 * 1024 * 1024;
+export const MAX_RSS_GROWTH = 256 * 1024 * 1024;
+/** Between the honest client's runs: it plays alongside the fuzzer without taking most of the one event loop they share. */
+export const HONEST_PAUSE_MS = 200;
+
 /** Records every 'uncaughtException' and 'unhandledRejection' of this process until `stop`. */
 export function watchCrashes(): { readonly crashes: readonly string[]; stop(): void } {
   const crashes: string[] = [];

@@ -15,20 +15,14 @@ import { getEnv } from '../../envs/index.ts';
 import { agentGymHttpDefinition, agentGymTaskOrder } from '../../envs/remote/agentgym-http-env.ts';
 import { HTTP_FLAVORS, type HttpFlavor } from '../support/fuzz-http-requests.ts';
 import { emptyHttpTally, httpSession, runHttpSession } from '../support/fuzz-http-session.ts';
-import { countingDefinition, keepPlaying, memoryNow, watchCrashes } from '../support/fuzz-watch.ts';
+import { countingDefinition, keepPlaying, memoryNow, watchCrashes, FUZZ_SEED as SEED, HONEST_PAUSE_MS, MAX_HEAP_GROWTH, MAX_RSS_GROWTH } from '../support/fuzz-watch.ts';
 import { assertFuzz } from '../support/fuzz-assert.ts';
 import { until } from './raw-peer.ts';
 
-const SEED = 42;
 /** Sessions of 1-4 batches of 1-12 requests: about 4,000 requests with this seed. */
 const NUM_RUNS = 280;
 /** This file's share of the 10,000 frames per CI run (fuzz-ws-env-server sends the rest). */
 const MIN_REQUESTS = 4_000;
-/** Generous: megabyte bodies and 60 k-character actions churn the heap; a leak per request or instance would exceed it. */
-const MAX_HEAP_GROWTH = 64 * 1024 * 1024;
-const MAX_RSS_GROWTH = 256 * 1024 * 1024;
-/** Between the honest client's runs: it plays alongside the fuzzer without taking most of the one event loop they share. */
-const HONEST_PAUSE_MS = 200;
 const TOKENS = { honest: 'honest-token', victim: 'victim-token', fuzzer: 'fuzzer-token' };
 
 /** The Errors section of docs/agentgym-http.md, and the whole doc. */

@@ -14,20 +14,14 @@ import { EnvError, getEnv } from '../../envs/index.ts';
 import { remoteEnvDefinition } from '../../envs/remote/ws-client.ts';
 import { ENV_SERVER_MAX_PAYLOAD } from '../../streams/wire/limits.ts';
 import { emptyWsTally, runWsSession, wsSession } from '../support/fuzz-ws-session.ts';
-import { keepPlaying, memoryNow, watchCrashes } from '../support/fuzz-watch.ts';
+import { keepPlaying, memoryNow, watchCrashes, FUZZ_SEED as SEED, HONEST_PAUSE_MS, MAX_HEAP_GROWTH, MAX_RSS_GROWTH } from '../support/fuzz-watch.ts';
 import { assertFuzz } from '../support/fuzz-assert.ts';
 import { until } from './raw-peer.ts';
 
-const SEED = 42;
 /** Sessions of 1-4 batches of 1-30 frames (fast-check's small sizes): about 7,000 frames with this seed. */
 const NUM_RUNS = 450;
 /** This file's share of the 10,000 frames per CI run (fuzz-agentgym-http sends the rest). */
 const MIN_FRAMES = 6_000;
-/** Generous: the fuzzer's own garbage (60 k-character actions, 1 MiB frames) churns the heap; a leak per frame or per instance would exceed it. */
-const MAX_HEAP_GROWTH = 64 * 1024 * 1024;
-const MAX_RSS_GROWTH = 256 * 1024 * 1024;
-/** Between the honest client's runs: it plays alongside the fuzzer without taking most of the one event loop they share. */
-const HONEST_PAUSE_MS = 200;
 const TOKEN = 'fuzz-token';
 
 /** The close codes docs/protocol.md documents: a server may close a fuzzing peer with these only. */
