@@ -9,7 +9,7 @@
  */
 import type { ActRequest, Decision, Policy } from './policy.ts';
 import type { WindowedTrajectory } from './context-window.ts';
-import type { TransformerPolicy } from './transformer-policy.ts';
+import type { DemonstratedRequest, DemonstratedTurn, TransformerPolicy } from './transformer-policy.ts';
 import { checkSymmetryGroups, type SymmetryGroups } from '../envs/symmetries.ts';
 import { Relabeling } from './relabel.ts';
 
@@ -69,16 +69,33 @@ export class FilteredPolicy implements Policy {
 
   async act(batch: readonly ActRequest[]): Promise<readonly Decision[]> {
     const seen = batch.map((r) => this.#seen(r));
-    if (this.options.record === true) {
-      for (const r of seen) {
-        const turns = r.turn === 0 ? [] : (this.#actions.get(r.episodeId) ?? []);
-        turns[r.turn] = r.availableActions;
-        this.#actions.set(r.episodeId, turns);
-      }
-    }
+    this.#recordActions(seen);
     const decisions = await this.inner.act(seen);
     if (this.options.relabel === undefined) return decisions;
     return decisions.map((d, i) => ({ ...d, action: this.#relabeling(batch[i] as ActRequest).backward(d.action) }));
+  }
+
+  /**
+   * A demonstrator's turns (TransformerPolicy.demonstrate) read through the same filter, hiding
+   * and relabeling as `act`, and recorded the same way: `take` then returns what RL would have
+   * recorded had the policy sampled these actions.
+   */
+  demonstrate(batch: readonly DemonstratedRequest[]): DemonstratedTurn[] {
+    const seen = batch.map((r) => {
+      const action = this.options.relabel === undefined ? r.action : this.#relabeling(r).forward(r.action);
+      return { ...this.#seen(r), action };
+    });
+    this.#recordActions(seen);
+    return this.inner.demonstrate(seen);
+  }
+
+  #recordActions(seen: readonly ActRequest[]): void {
+    if (this.options.record !== true) return;
+    for (const r of seen) {
+      const turns = r.turn === 0 ? [] : (this.#actions.get(r.episodeId) ?? []);
+      turns[r.turn] = r.availableActions;
+      this.#actions.set(r.episodeId, turns);
+    }
   }
 
   /** The request as the model reads it: filtered, and relabeled when asked. */

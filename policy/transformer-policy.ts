@@ -51,6 +51,17 @@ export interface TransformerActRequest extends ActRequest {
   readonly topP?: number;
 }
 
+/** A demonstrated turn (`demonstrate`): the request, and the action the demonstrator took. */
+export interface DemonstratedRequest extends ActRequest {
+  readonly action: string;
+}
+
+/**
+ * What `demonstrate` made of one turn: recorded as sampled (`recorded`), or not decodable by this
+ * policy — an action outside the env's list (constrained), or free text cut at the token cap.
+ */
+export type DemonstratedTurn = { readonly recorded: true; readonly truncated: boolean } | { readonly recorded: false; readonly reason: string };
+
 /** A past turn replayed into an episode's context by `teacherForce`. */
 export interface ForcedTurn {
   readonly observation: string;
@@ -234,6 +245,32 @@ export class TransformerPolicy implements Policy {
       episode.context.beginTurn(this.tokenizer.encode(turn.observation), decoder.maxTokens);
       episode.context.appendForcedAction(this.#actionIds(turn.action, decoder));
     }
+  }
+
+  /**
+   * Behaviour cloning's input (actors/sft): each request's turn enters the episode's context
+   * exactly as `act` would have put it, with the demonstrated action's tokens recorded as if
+   * sampled (mask 1, log-prob 0), so `release` returns the windows, masks and layout RL trains on.
+   * No model call is made. A constrained turn whose action is not among the listed ones cannot be
+   * decoded by this policy: it is not recorded (`recorded: false`) and the episode should be
+   * dropped, since its context would differ from any rollout's.
+   */
+  demonstrate(batch: readonly DemonstratedRequest[]): DemonstratedTurn[] {
+    if (new Set(batch.map((r) => r.episodeId)).size !== batch.length) throw new Error('demonstrate: an episode appears twice in one batch');
+    return batch.map((request) => {
+      const { episode, decoder } = this.#begin(request);
+      const ids = this.#actionIds(request.action, decoder);
+      for (const id of ids) {
+        const allowed = decoder.allowed();
+        if (decoder.done || (allowed !== undefined && !allowed.includes(id))) {
+          return { recorded: false, reason: `"${request.action}" is not among the ${request.availableActions?.length ?? 0} listed actions` };
+        }
+        decoder.advance(id);
+      }
+      const truncated = ids.length < this.#encodeAction(request.action).length + 1;
+      episode.context.appendAction(ids, ids.map(() => 0));
+      return { recorded: true, truncated };
+    });
   }
 
   /** The ids decoding produces for `action` under `decoder` (see teacherForce). */

@@ -39,6 +39,12 @@ export interface LearnerArgs {
    * all-success group into full ±1 advantages.
    */
   readonly stdNorm: boolean;
+  /**
+   * What the minibatch loss is: the RL objective of `algo` (default), or behaviour cloning's
+   * token-mean cross-entropy on the agent tokens (actors/sft), on the same rows, masks and
+   * constrained distribution. Not a run setting: SFT sets it on its own copy of the args.
+   */
+  readonly objective?: 'policy-gradient' | 'cross-entropy';
 }
 
 export const learnerDefaults: Omit<LearnerArgs, 'algo'> = {

@@ -57,7 +57,8 @@ const WORKER = new URL('./grad-worker.mjs', import.meta.url);
 /** The learner hyperparameters alone, as a plain object a worker can be sent. */
 function learnerArgs(args: LearnerArgs): LearnerArgs {
   const keys = ['algo', ...Object.keys(learnerDefaults)] as (keyof LearnerArgs)[];
-  return Object.fromEntries(keys.map((k) => [k, args[k]])) as unknown as LearnerArgs;
+  const plain = Object.fromEntries(keys.map((k) => [k, args[k]])) as unknown as LearnerArgs;
+  return args.objective === undefined ? plain : { ...plain, objective: args.objective };
 }
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;

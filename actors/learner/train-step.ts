@@ -52,7 +52,8 @@ export interface TrainStepInput {
 
 const MEAN_KEYS = ['loss', 'lossPolicy', 'lossKl', 'lossEntropy', 'lossValue', 'kl', 'entropy', 'clipFraction', 'approxKl', 'gradNorm'] as const;
 
-function shuffled(n: number, seed: number): number[] {
+/** 0..n-1 in a seeded random order (Fisher–Yates over mulberry32). */
+export function shuffled(n: number, seed: number): number[] {
   const rng = mulberry32(seed);
   const order = Array.from({ length: n }, (_, i) => i);
   for (let i = n - 1; i > 0; i--) {
@@ -122,7 +123,7 @@ export async function trainStep(input: TrainStepInput): Promise<Record<string, n
 }
 
 /** One Adam step on a minibatch whose gradients come from length chunks (chunked-grads.ts). */
-function updateChunked(model: Transformer, optimizer: LearnerOptimizer, rows: Parameters<typeof chunkedGrads>[2], fields: MinibatchFields, args: LearnerArgs): Record<string, number> {
+export function updateChunked(model: Transformer, optimizer: LearnerOptimizer, rows: Parameters<typeof chunkedGrads>[2], fields: MinibatchFields, args: LearnerArgs): Record<string, number> {
   const { grads, metrics } = chunkedGrads(model, optimizer.variables, rows, fields, args);
   return { ...metrics, ...applyGrads(optimizer, grads, args) };
 }

@@ -48,6 +48,12 @@ export function minibatchGrads(model: Transformer, variables: tf.Variable[], pad
   }));
   const { value, grads } = tf.variableGrads(() => {
     const s = scoreBatch(model, padded, { temperature: args.temperature, constrained: args.constrainedLoss });
+    if (args.objective === 'cross-entropy') {
+      // Behaviour cloning: the demonstrated tokens' negative log-likelihood, token-mean as RL's terms.
+      const nll = tf.neg(maskedMean(s.logProbs, inputs.mask)) as tf.Scalar;
+      metrics = { loss: nll.dataSync()[0]!, entropy: maskedMean(s.entropy, inputs.mask).dataSync()[0]! };
+      return nll;
+    }
     const terms = objective(
       {
         logProbs: s.logProbs,
