@@ -35,7 +35,8 @@ import type { RolloutSystem } from './rollout-system.ts';
 import { contextOptions, resolveConfig, resumeConfig, type TrainingConfig, type TrainingOptionsConfig } from './training/config.ts';
 import { evaluate } from './training/evaluate.ts';
 import { decisionFields, orderMetrics, rolloutStats } from './training/metrics.ts';
-import { freshModels, loadModels, toCheckpoint, type RunModels } from './training/models.ts';
+import { freshModels, initModels, loadModels, toCheckpoint, type RunModels } from './training/models.ts';
+import { initConfig } from './training/init-config.ts';
 import { RunDir } from './training/run-dir.ts';
 import { buildTokenizer } from './training/tokenizer-corpus.ts';
 
@@ -47,6 +48,11 @@ export interface TrainingOptions extends TrainingOptionsConfig {
   readonly out?: string;
   /** A checkpoint or run directory to continue from, exactly. */
   readonly resume?: string;
+  /**
+   * A checkpoint or run directory whose weights start a new run (e.g. after `sft`): its
+   * tokenizer, model and input settings are kept, and its weights are also the KL reference.
+   */
+  readonly init?: string;
   readonly backend?: BackendPreference;
   /**
    * Threads for the learner's gradients, 1 or 2 (learner/data-parallel.ts). Default: 2 on the
@@ -115,7 +121,7 @@ export function createTrainingSystem(options: TrainingOptions): TrainingSystem {
   const events = new Subject<TrainingEvent>();
   const env = typeof options.env === 'string' ? getEnv(options.env) : options.env;
   // What remains after the run-level fields is the run's configuration (training/config.ts).
-  const { env: _env, out: _out, resume: _resume, backend: _backend, learnerThreads: _threads, maxRetries: _retries, maxLostRetries: _lostRetries, envTimeoutMs: _timeout, clock: _clock, maxMinutes: _budget, onCheckpointStage: _stage, ...configOptions } = options;
+  const { env: _env, out: _out, resume: _resume, init: _init, backend: _backend, learnerThreads: _threads, maxRetries: _retries, maxLostRetries: _lostRetries, envTimeoutMs: _timeout, clock: _clock, maxMinutes: _budget, onCheckpointStage: _stage, ...configOptions } = options;
   // A fresh run's configuration is checked here, so a bad option fails before a dashboard or a
   // run directory is started; a resumed run's needs the checkpoint, read in run().
   const freshConfig = options.resume === undefined ? resolveConfig(env.spec.id, configOptions) : undefined;
@@ -126,6 +132,7 @@ export function createTrainingSystem(options: TrainingOptions): TrainingSystem {
     throw new Error(`maxMinutes must be a positive number of minutes, got ${options.maxMinutes}`);
   }
   if (freshConfig?.relabel === true) symmetriesOf(env);
+  if (options.init !== undefined && options.resume !== undefined) throw new Error('give --init (a new run from weights) or --resume (continue a run), not both');
   let stopRequested: string | undefined;
   let rollout: RolloutSystem | undefined;
   let learnerStop: ((reason: string) => void) | undefined;
@@ -133,16 +140,21 @@ export function createTrainingSystem(options: TrainingOptions): TrainingSystem {
   async function run(): Promise<TrainingSummary> {
     const backend = await selectBackend(options.backend ?? 'auto');
     const resumed = options.resume !== undefined ? await readCheckpoint(options.resume) : undefined;
+    const init = options.init !== undefined ? await readCheckpoint(options.init) : undefined;
     const config = resumed
       ? resumeConfig(resumed.data.state.config as unknown as TrainingConfig, env.spec.id, configOptions)
-      : (freshConfig as TrainingConfig);
+      : init
+        ? initConfig(init.data.state.config, env.spec.id, configOptions, init.dir)
+        : (freshConfig as TrainingConfig);
     if (config.relabel === true) symmetriesOf(env);
     // A resumed run continues in its run directory, also when a crash left only checkpoint.old.
     const out = options.out ?? (resumed ? RunDir.ofCheckpoint(resumed.dir) : undefined);
     const runDir = out !== undefined ? new RunDir(out) : undefined;
     const models = resumed
       ? await loadModels(resumed.data, config, resumed.dir)
-      : freshModels(await buildTokenizer(env, { seed: config.seed, tasks: config.corpusTasks, maxVocab: config.maxVocab }), config);
+      : init
+        ? initModels(init.data, config, init.dir)
+        : freshModels(await buildTokenizer(env, { seed: config.seed, tasks: config.corpusTasks, maxVocab: config.maxVocab }), config);
     const threads = options.learnerThreads ?? (backend === 'wasm' && os.availableParallelism() >= 2 ? 2 : 1);
     let parallel: DataParallelGrads | undefined;
     try {

@@ -43,3 +43,19 @@ export function port(text: string): number {
 }
 
 export const percent = (x: number) => `${(100 * x).toFixed(1)}%`;
+
+export function positiveNumber(name: string) {
+  return (text: string): number => {
+    const value = Number(text);
+    if (!(Number.isFinite(value) && value > 0)) throw new InvalidArgumentError(`${name} must be a number > 0, got "${text}"`);
+    return value;
+  };
+}
+
+export function nonNegativeNumber(name: string) {
+  return (text: string): number => {
+    const value = Number(text);
+    if (!(Number.isFinite(value) && value >= 0)) throw new InvalidArgumentError(`${name} must be a number ≥ 0, got "${text}"`);
+    return value;
+  };
+}

@@ -75,6 +75,8 @@ export interface TrainingConfig extends Omit<LearnerArgs, 'algo'> {
   readonly evalTemperature: number;
   /** Horizon of the final evaluation (default the env's default horizon). */
   readonly evalHorizon: number | 'default';
+  /** The checkpoint whose weights started the run (`train --init`), if any; also its KL reference. */
+  readonly initFrom?: string;
 }
 
 export type TrainingOptionsConfig = Partial<Omit<TrainingConfig, 'env' | 'algo' | 'schedule'>> & {

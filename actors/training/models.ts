@@ -98,6 +98,20 @@ export async function loadModels(data: CheckpointData, run: TrainingConfig, dir:
   return models;
 }
 
+/**
+ * A fresh run that starts from a checkpoint's weights (`train --init`, e.g. after SFT): its
+ * tokenizer and learner weights, which are also the frozen KL reference; a new optimizer.
+ */
+export function initModels(data: CheckpointData, run: TrainingConfig, dir: string): RunModels {
+  const tokenizer = Tokenizer.fromJSON(data.tokenizer);
+  const config = modelConfig(tokenizer, data.state.model);
+  const model = new Transformer(config);
+  const reference = new Transformer(config);
+  load(model, data.weights, `${dir}/weights.bin`);
+  load(reference, data.weights, `${dir}/weights.bin`);
+  return assemble(tokenizer, model, reference, run);
+}
+
 function withoutForms(config: TransformerConfig): TransformerConfig {
   const { copyForms: _derived, ...saved } = config;
   return saved;

@@ -3,22 +3,22 @@ import { createTrainingSystem, type TrainingOptions, type TrainingSummary } from
 import type { TrainingOptionsConfig } from '../../actors/training/config.ts';
 import { getPreset, presets, withPreset } from '../../actors/training/presets.ts';
 import { ALGORITHMS } from '../../algorithms/index.ts';
-import { ACTION_WORD_ORDERS, type ActionWordOrder } from '../../policy/action-words.ts';
 import { BACKEND_PREFERENCES, type BackendPreference } from '../../policy/backend.ts';
-import { OBSERVATION_FILTERS, type ObservationFilter } from '../../policy/observation-filter.ts';
 import { closeRemote } from '../close-remote.ts';
 import { addMaxAbortedOption, enforceMaxAborted, reasonList } from '../max-aborted.ts';
 import { addRemoteOptions, resolveCommandEnv, type RemoteFlags } from '../remote-options.ts';
-import { nonNegativeInt, percent, positiveInt, printJson, table } from '../output.ts';
+import { nonNegativeInt, nonNegativeNumber, percent, positiveInt, positiveNumber, printJson, table } from '../output.ts';
 import { showTrainingProgress } from '../training-progress.ts';
+import { addModelOptions, givenModelConfig, type ModelCliOptions } from '../model-options.ts';
 import { addDashboardOptions, serveTrainingDashboard, type DashboardCliOptions } from './dashboard.ts';
 
-interface TrainCliOptions extends DashboardCliOptions, RemoteFlags {
+interface TrainCliOptions extends DashboardCliOptions, RemoteFlags, ModelCliOptions {
   env: string;
   steps?: number;
   preset?: string;
   out?: string;
   resume?: string;
+  init?: string;
   backend: BackendPreference;
   learnerThreads?: string;
   maxMinutes?: number;
@@ -40,41 +40,10 @@ interface TrainCliOptions extends DashboardCliOptions, RemoteFlags {
   klCoef?: number;
   entropyCoef?: number;
   checkpointEvery?: number;
-  observation?: ObservationFilter;
   stdNorm?: boolean;
-  historyTurns?: number;
-  historyActionsOnly?: boolean;
-  actionWords?: ActionWordOrder;
-  instructionTokens?: number;
-  dModel?: number;
-  layers?: number;
-  heads?: number;
-  ff?: number;
-  context?: number;
-  tiedEmbeddings?: boolean;
-  instructionCopy?: boolean;
-  copyWordForms?: boolean;
-  relabel?: boolean;
-  hideAction?: string[];
   evalEpisodes?: number;
   evalTemperature?: number;
   evalHorizon?: number;
-}
-
-function positiveNumber(name: string) {
-  return (text: string): number => {
-    const value = Number(text);
-    if (!(Number.isFinite(value) && value > 0)) throw new InvalidArgumentError(`${name} must be a number > 0, got "${text}"`);
-    return value;
-  };
-}
-
-function nonNegativeNumber(name: string) {
-  return (text: string): number => {
-    const value = Number(text);
-    if (!(Number.isFinite(value) && value >= 0)) throw new InvalidArgumentError(`${name} must be a number ≥ 0, got "${text}"`);
-    return value;
-  };
 }
 
 export const defaultRunDir = (): string => `runs/${new Date().toISOString().replace(/[:.]/g, '-').replace('T', '_').slice(0, 19)}`;
@@ -84,23 +53,11 @@ function givenConfig(command: Command, o: TrainCliOptions): TrainingOptionsConfi
   const given = (key: keyof TrainCliOptions): boolean => command.getOptionValueSource(key) === 'cli';
   const pick = <K extends keyof TrainCliOptions>(key: K): Partial<Record<K, TrainCliOptions[K]>> =>
     given(key) ? ({ [key]: o[key] } as Partial<Record<K, TrainCliOptions[K]>>) : {};
-  const model = {
-    ...(given('dModel') ? { dModel: o.dModel } : {}),
-    ...(given('layers') ? { nLayers: o.layers } : {}),
-    ...(given('heads') ? { nHeads: o.heads } : {}),
-    ...(given('ff') ? { dFF: o.ff } : {}),
-    ...(given('context') ? { maxContext: o.context } : {}),
-    ...(given('tiedEmbeddings') ? { tiedEmbeddings: o.tiedEmbeddings } : {}),
-    ...(given('instructionCopy') ? { instructionCopy: o.instructionCopy } : {}),
-    ...(given('copyWordForms') ? { copyWordForms: o.copyWordForms } : {}),
-  };
   return {
     ...pick('algo'), ...pick('schedule'), ...pick('seed'), ...pick('tasksPerStep'), ...pick('groupSize'), ...pick('concurrency'),
     ...pick('lr'), ...pick('epochs'), ...pick('minibatch'), ...pick('temperature'), ...pick('klCoef'), ...pick('entropyCoef'),
-    ...pick('checkpointEvery'), ...pick('observation'), ...pick('stdNorm'), ...pick('historyTurns'), ...pick('historyActionsOnly'), ...pick('actionWords'), ...pick('instructionTokens'), ...pick('evalEpisodes'), ...pick('evalTemperature'), ...pick('evalHorizon'),
-    ...pick('relabel'),
-    ...(given('hideAction') ? { hiddenActions: o.hideAction } : {}),
-    ...(Object.keys(model).length > 0 ? { model } : {}),
+    ...pick('checkpointEvery'), ...pick('stdNorm'), ...pick('evalEpisodes'), ...pick('evalTemperature'), ...pick('evalHorizon'),
+    ...givenModelConfig(command, o),
   } as TrainingOptionsConfig;
 }
 
@@ -114,6 +71,7 @@ export function registerTrain(program: Command): void {
     .option('--preset <name>', `start from a named configuration (${Object.keys(presets).join(', ')}); other options override it`)
     .option('--out <dir>', 'run directory (default runs/<timestamp>, or the resumed run\'s)')
     .option('--resume <dir>', 'continue a run exactly from its checkpoint (a run directory or a checkpoint directory)')
+    .option('--init <dir>', 'start a new run from a checkpoint\'s weights (e.g. `sft`\'s), which are also the KL reference; the model and input settings are the checkpoint\'s')
     .option('--max-minutes <m>', 'time budget: end the run (checkpoint, test evaluation) after the step that reaches this many minutes of training, even before --steps', positiveNumber('--max-minutes'))
     .option('--seed <n>', 'run seed (default 0)', nonNegativeInt('--seed'))
     .addOption(new Option('--backend <backend>', 'tfjs backend').choices(BACKEND_PREFERENCES as string[]).default('auto'))
@@ -128,32 +86,14 @@ export function registerTrain(program: Command): void {
     .option('--kl-coef <c>', 'k3 KL coefficient to the initial policy (default 1e-3)', nonNegativeNumber('--kl-coef'))
     .option('--entropy-coef <c>', 'entropy bonus (default 1e-3)', nonNegativeNumber('--entropy-coef'))
     .option('--checkpoint-every <k>', 'checkpoint every K steps, 0 = only at the end (default 25)', nonNegativeInt('--checkpoint-every'))
-    .addOption(new Option('--observation <filter>', 'what the model reads of an observation (default no-action-list)').choices(OBSERVATION_FILTERS as unknown as string[]))
-    .option('--history-turns <n>', 'past turns the policy reads, 0 = instruction and current observation only (default: as many as fit)', nonNegativeInt('--history-turns'))
-    .option('--history-actions-only', 'past turns keep only their action, not their observation (needs --history-turns)')
-    .addOption(new Option('--action-words <order>', 'order the policy decodes an action\'s words in: reversed chooses the object before the verb (default as-written)').choices(ACTION_WORD_ORDERS as unknown as string[]))
-    .option('--instruction-tokens <n>', 'tokens of the first observation kept as the instruction (default: half the context)', positiveInt('--instruction-tokens'))
     .option('--no-std-norm', 'GRPO without dividing by the group std (Dr. GRPO)')
-    .option('--d-model <n>', 'transformer width (default 128)', positiveInt('--d-model'))
-    .option('--layers <n>', 'transformer layers (default 2)', positiveInt('--layers'))
-    .option('--heads <n>', 'attention heads (default 4)', positiveInt('--heads'))
-    .option('--ff <n>', 'feed-forward width (default 512)', positiveInt('--ff'))
-    .option('--context <n>', 'context window in tokens (default 256)', positiveInt('--context'))
-    .option('--tied-embeddings', 'tie the output head to the token embedding (GPT-2 style)')
-    .option('--no-tied-embeddings', 'a separate output head')
-    .option('--instruction-copy', 'a learned gate raises the logits of the instruction\'s words (a bag-of-words copy head)')
-    .option('--no-instruction-copy', 'no copy gate')
-    .option('--copy-word-forms', 'the copy also raises the other forms of the instruction\'s words ("go"/" go", "pick up" → "pickup"); needs --instruction-copy')
-    .option('--no-copy-word-forms', 'the copy raises the instruction\'s tokens only')
-    .option('--relabel', 'permute the env\'s interchangeable words (BabyAI: colours) at random in each training episode, so no label carries a prior')
-    .option('--no-relabel', 'train on the env\'s own words')
-    .option('--hide-action <action>', 'take an action out of the policy\'s choices, e.g. "check available actions" (repeatable)', (a: string, all: string[] = []) => [...all, a])
     .option('--eval-episodes <n>', 'test episodes evaluated at the end, 0 = none (default: the whole test split)', nonNegativeInt('--eval-episodes'))
     .option('--eval-temperature <t>', 'evaluation temperature, 0 = greedy (default 1)', nonNegativeNumber('--eval-temperature'))
     .option('--eval-horizon <n>', 'evaluation horizon (default: the env default)', positiveInt('--eval-horizon'))
     .option('--token <token>', 'bearer token for --remote (or ACTORGYM_TOKEN)')
     .option('--env-timeout <ms>', 'deadline of each env call, the remote connection\'s start-up calls included', positiveInt('--env-timeout'), 30_000)
     .option('--json', 'print one JSON object with the summary on stdout');
+  addModelOptions(command);
   addRemoteOptions(command);
   addMaxAbortedOption(command, 'test episodes of the final evaluation');
   command
@@ -173,6 +113,7 @@ export function registerTrain(program: Command): void {
         ...(options.maxMinutes !== undefined ? { maxMinutes: options.maxMinutes } : {}),
         ...(out !== undefined ? { out } : {}),
         ...(options.resume !== undefined ? { resume: options.resume } : {}),
+        ...(options.init !== undefined ? { init: options.init } : {}),
         envTimeoutMs: options.envTimeout,
         maxLostRetries: options.maxLostRetries,
       };
