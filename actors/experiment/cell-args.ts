@@ -57,11 +57,15 @@ export function trainFlags(train: TrainOptions): string[] {
 // A live dashboard per cell would only take ports; the report is the experiment's picture.
 const QUIET = ['--no-dashboard', '--json'];
 
+/** The cell's init checkpoint: `{seed}` replaced by its seed. */
+export const initOf = (template: string, seed: number): string => template.replaceAll('{seed}', String(seed));
+
 /** A fresh run of the cell. */
 export function freshArgs(experiment: Experiment, cell: Cell): string[] {
   return [
     'train', '--env', experiment.env, '--algo', experiment.algo, '--schedule', cell.schedule, '--seed', String(cell.seed),
     '--steps', String(experiment.steps), '--out', cell.dir, ...(experiment.preset !== undefined ? ['--preset', experiment.preset] : []),
+    ...(experiment.init !== undefined ? ['--init', initOf(experiment.init, cell.seed)] : []),
     ...trainFlags(experiment.train), ...QUIET,
   ];
 }
@@ -78,5 +82,5 @@ export function resumeArgs(experiment: Experiment, cell: Cell): string[] {
 /** What makes two runs of a cell the same run: all but the step target (which may grow) and the backend. */
 export function cellIdentity(experiment: Experiment, cell: Cell): Record<string, unknown> {
   const { backend: _backend, ...train } = experiment.train;
-  return { env: experiment.env, algo: experiment.algo, schedule: cell.schedule, seed: cell.seed, ...(experiment.preset !== undefined ? { preset: experiment.preset } : {}), train: trainFlags(train) };
+  return { env: experiment.env, algo: experiment.algo, schedule: cell.schedule, seed: cell.seed, ...(experiment.preset !== undefined ? { preset: experiment.preset } : {}), ...(experiment.init !== undefined ? { init: initOf(experiment.init, cell.seed) } : {}), train: trainFlags(train) };
 }

@@ -60,7 +60,7 @@ function markdown(input: ReportInput, charts: readonly { file: string; title: st
     `# Experiment: ${e.name}`,
     '',
     ...(e.description ? [e.description, ''] : []),
-    `${e.env}, ${e.algo}, ${e.steps} learner steps per run, seeds ${e.seeds.join(', ')}; ${e.preset ? `preset ${e.preset}, ` : ''}training options \`${train}\`.`,
+    `${e.env}, ${e.algo}, ${e.steps} learner steps per run, seeds ${e.seeds.join(', ')}; ${e.preset ? `preset ${e.preset}, ` : ''}${e.init ? `from \`${e.init}\`, ` : ''}training options \`${train}\`.`,
     `Reproduce: \`${input.command}\` (finished runs are kept; re-running resumes the rest).`,
     '',
     '## Final results',

@@ -62,6 +62,11 @@ export const ExperimentSchema = z.strictObject({
   parallelism: positiveInt.default(1),
   /** A named training configuration of `actorgym train --preset` that `train` and the grid override. */
   preset: z.string().min(1).optional(),
+  /**
+   * Start every run from a checkpoint's weights (`train --init`), e.g. the SFT checkpoint of its
+   * seed: `{seed}` in the path is replaced by the cell's seed. Relative to the working directory.
+   */
+  init: z.string().min(1).optional(),
   train: TrainOptionsSchema.default({}),
   /** Where the runs and the report go; relative to the working directory. Default runs/experiments/NAME. */
   out: z.string().min(1).optional(),
