@@ -60,6 +60,11 @@ export class TextCraftEnv implements Env {
   }
 
   /** The running game, for the oracle (same process only). */
+  /** The actions `info.availableActions` lists for the current task (actions.ts). */
+  listedActions(): readonly string[] {
+    return this.actions;
+  }
+
   internalGame(): TextCraftGame {
     return this.current();
   }

@@ -46,6 +46,28 @@ describe('textcraft oracle', () => {
     expect(solved).toBe(20);
   });
 
+  it('acts only through the listed actions (so its demos can be cloned by a constrained policy)', async () => {
+    const env = textcraftDefinition.make() as TextCraftEnv;
+    const oracle = textcraftDefinition.oracle!(env);
+    const unlisted: string[] = [];
+    let solved = 0;
+    for (const goal of textcraftDefinition.tasks('train')) {
+      let listed = (await env.reset({ taskId: goal, seed: 2 })).info.availableActions ?? [];
+      for (let turn = 0; turn < 40; turn++) {
+        const action = await oracle.next();
+        if (!listed.includes(action)) unlisted.push(action);
+        const r = await env.step(action);
+        listed = r.info.availableActions ?? [];
+        if (r.terminated) {
+          solved += r.info.success === true ? 1 : 0;
+          break;
+        }
+      }
+    }
+    expect(unlisted).toEqual([]);
+    expect(solved / textcraftDefinition.tasks('train').length).toBeGreaterThanOrEqual(0.98);
+  });
+
   it('refuses an env that is not a local TextCraftEnv', () => {
     expect(() => textcraftDefinition.oracle?.({ spec: textcraftDefinition.spec, reset: async () => ({ observation: '', info: {} }), step: async () => ({ observation: '', reward: 0, terminated: false, truncated: false, info: {} }), close: async () => {} })).toThrow(/local TextCraftEnv/);
   });
