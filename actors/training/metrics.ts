@@ -9,7 +9,7 @@ import type { CurriculumDecision } from '../../machines/curriculum.machine.ts';
 import type { CollectedStep } from '../learner/collect.ts';
 
 export const METRIC_ORDER = [
-  'step', 'horizon', 'policyVersion', 'successRate', 'meanReward', 'meanTurns', 'truncationRate', 'episodes', 'aborted',
+  'step', 'horizon', 'policyVersion', 'successRate', 'meanReward', 'meanTurns', 'successTurns', 'truncationRate', 'episodes', 'aborted',
   'loss', 'lossPolicy', 'lossKl', 'lossEntropy', 'lossValue', 'kl', 'entropy', 'clipFraction', 'approxKl', 'gradNorm',
   'tokensPerSec', 'rolloutSeconds', 'learnSeconds',
   'trainedEpisodes', 'trainedWindows', 'trainedTokens', 'groups', 'groupsWithSignal', 'updates', 'skippedUpdates', 'missingRecords',
@@ -25,18 +25,22 @@ export function orderMetrics(metrics: Readonly<Record<string, number>>): Record<
 }
 
 /**
- * Rollout-side numbers of a step: success, reward, turns and the share truncated by the horizon
- * (which the adaptive curriculum reads), over episodes that were not aborted.
+ * Rollout-side numbers of a step: success, reward, turns and the share truncated by the horizon,
+ * over episodes that were not aborted. The adaptive curriculum reads success, truncation, the
+ * episode counts and `successTurns`, the mean turns of successful episodes (absent when none
+ * succeeded): failures run to the horizon, so turns over all episodes only mirror success.
  */
 export function rolloutStats(step: CollectedStep): Record<string, number> {
   const { summary } = step;
   const { success, failure, truncated } = summary.outcomes;
   const missingRecords = step.episodes.filter((e) => e.output.outcome !== 'aborted' && e.output.turns > 0 && e.record === undefined).length;
+  const succeeded = summary.results.filter((r) => r.outcome === 'success');
   return {
     horizon: step.horizon,
     successRate: summary.successRate,
     meanReward: summary.meanReward,
     meanTurns: summary.meanTurns,
+    ...(succeeded.length > 0 ? { successTurns: succeeded.reduce((a, r) => a + r.turns, 0) / succeeded.length } : {}),
     truncationRate: truncated / Math.max(1, success + failure + truncated),
     episodes: summary.episodes,
     aborted: summary.outcomes.aborted,
