@@ -8,7 +8,7 @@
  * restoring it resumes exactly (AgentGym-RL advanced one step early).
  */
 import { assign, emit, setup } from 'xstate';
-import { decideAdaptive, emptyMemory, stepSignals, type AdaptiveMemory, type DecisionSignals, type HorizonDecision } from './adaptive-horizon.ts';
+import { decideAdaptive, emptyMemory, rawSignals, stepSignals, type AdaptiveMemory, type DecisionSignals, type HorizonDecision } from './adaptive-horizon.ts';
 import { formatSchedule, horizonAt, type Schedule } from './schedule.ts';
 
 /** One decision, made after learner step `step`; `to` is the horizon from step `step + 1`. */
@@ -75,11 +75,7 @@ export function advance(context: CurriculumContext, event: CurriculumEvent): Cur
   const to = horizonAt(schedule, event.step + 1);
   const name = formatSchedule(schedule);
   const reason = to !== horizon ? `${name}: stage for step ${event.step + 1}` : `${name}: horizon ${to} for step ${event.step + 1}`;
-  const raw: DecisionSignals = {
-    successRate: signals?.successRate ?? null, meanTurns: signals?.meanTurns ?? null, truncationRate: signals?.truncationRate ?? null,
-    entropy: signals?.entropy ?? null, windowSteps: 0, successTrend: null, turnsTrend: null, entropyTrend: null, truncationMean: null,
-  };
-  const decision: CurriculumDecision = { step: event.step, from: horizon, to, decision: directionOf(horizon, to), reason, signals: raw };
+  const decision: CurriculumDecision = { step: event.step, from: horizon, to, decision: directionOf(horizon, to), reason, signals: rawSignals(signals, 0) };
   return { ...context, completedSteps: event.step, horizon: to, lastDecision: decision };
 }
 

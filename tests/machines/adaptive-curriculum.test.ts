@@ -16,6 +16,8 @@ function adaptive(text: string): Schedule {
   return parsed.value;
 }
 
+// Scripted lines without episode counts or turns on successes: the rule's fixed bar and
+// all-episode turns apply (the noise-aware test is in adaptive-noise.test.ts).
 const m = (successRate: number, truncationRate: number, meanTurns = 5, entropy = 1): Metrics => ({ successRate, truncationRate, meanTurns, entropy });
 
 /** Feeds a scripted stream; returns every decision and the emitted horizon changes. */
@@ -97,7 +99,7 @@ describe('adaptive curriculum machine', () => {
     const { horizons, decisions } = drive({ schedule }, [...plateau, ...collapse, ...after]);
     expect(horizons.slice(0, 6)).toEqual([6, 6, 13, 13, 13, 6]);
     expect(decisions[5]).toMatchObject({ step: 6, from: 13, to: 6, decision: 'back' });
-    expect(decisions[5]?.reason).toMatch(/^collapse: success -0\.30 over 3 steps with turns \+4\.00: step back to 6, no raise before step 13/);
+    expect(decisions[5]?.reason).toMatch(/^collapse: success -0\.30 over 3 steps \(no episode counts, fixed bar -0\.10\) with turns \+4\.00: step back to 6, no raise before step 13/);
     // Steps 7..12: a full window at 6 shows truncation and a flat success, but raising is blocked until step 12.
     expect(decisions[8]?.reason).toMatch(/raising is blocked until step 13/);
     expect(horizons.slice(6)).toEqual([6, 6, 6, 6, 6, 13, 13, 13, 20]);
@@ -107,7 +109,7 @@ describe('adaptive curriculum machine', () => {
     const start: CurriculumInput = { schedule, state: { completedSteps: 10, horizon: 20, adaptive: { history: [], raiseBlockedUntil: 0 } } };
     const entropyUp = drive(start, [m(0.6, 0.3, 10, 1.0), m(0.45, 0.3, 10, 1.3), m(0.3, 0.3, 10, 1.6)], 10);
     expect(entropyUp.decisions[2]).toMatchObject({ step: 13, from: 20, to: 13, decision: 'back' });
-    expect(entropyUp.decisions[2]?.reason).toMatch(/collapse: success -0\.30 over 3 steps with entropy \+0\.60/);
+    expect(entropyUp.decisions[2]?.reason).toMatch(/collapse: success -0\.30 over 3 steps \(no episode counts, fixed bar -0\.10\) with entropy \+0\.60/);
     const fallOnly = drive(start, [m(0.6, 0.3, 10, 1.0), m(0.45, 0.3, 10, 1.0), m(0.3, 0.3, 10, 1.0)], 10);
     expect(fallOnly.decisions[2]).toMatchObject({ decision: 'hold', to: 20 });
     expect(fallOnly.decisions[2]?.reason).toMatch(/success falling \(-0\.30 over 3 steps\), not a collapse/);
