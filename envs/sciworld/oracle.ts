@@ -7,7 +7,7 @@
 import type { Oracle } from '../contract.ts';
 import type { SciWorldEnv } from './env.ts';
 import { phrase, referents, sameAction, type Resolved } from './parser.ts';
-import { referable, uniqueNames } from './valid-actions.ts';
+import { referable, uniqueNames, validActions } from './valid-actions.ts';
 
 export class SciWorldOracle implements Oracle {
   constructor(private readonly env: SciWorldEnv) {}
@@ -20,8 +20,21 @@ export class SciWorldOracle implements Oracle {
       const index = pending.findIndex((p) => sameAction(p, intent));
       if (index >= 0) return String(index);
     }
-    return writeAction(this.env, intent);
+    return listedForm(writeAction(this.env, intent), () => validActions(task.world));
   }
+}
+
+/**
+ * A connection is symmetric, but the action list names each pair in one order: the oracle uses
+ * the listed order, so it acts in the grammar a policy with constrained decoding has (its demos
+ * can be cloned, actors/sft). Any other action is returned as written.
+ */
+function listedForm(action: string, listed: () => readonly string[]): string {
+  const m = /^connect (.+) to (.+)$/.exec(action);
+  if (m === null) return action;
+  const actions = listed();
+  const swapped = `connect ${m[2]} to ${m[1]}`;
+  return !actions.includes(action) && actions.includes(swapped) ? swapped : action;
 }
 
 /** The shortest way to write `action` that the parser reads as exactly that action, if any. */

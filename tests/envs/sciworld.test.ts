@@ -148,14 +148,22 @@ describe('sciworld oracle', () => {
   it('completes every test task with score 100 within the default horizon', async () => {
     const env = def.make() as SciWorldEnv;
     const failed: string[] = [];
+    const unlisted: string[] = [];
     for (const id of def.tasks('test')) {
-      await env.reset({ taskId: id });
       const oracle = def.oracle!(env);
       let last: StepResult | undefined;
-      for (let t = 0; t < def.spec.defaultHorizon && !last?.terminated; t++) last = await env.step(await oracle.next());
+      let listed = (await env.reset({ taskId: id })).info.availableActions ?? [];
+      for (let t = 0; t < def.spec.defaultHorizon && !last?.terminated; t++) {
+        const action = await oracle.next();
+        // It acts in the listed grammar (a connection in the list's order), so a constrained policy can clone it.
+        if (!listed.includes(action)) unlisted.push(`${id}: ${action}`);
+        last = await env.step(action);
+        listed = last.info.availableActions ?? [];
+      }
       if (last?.info.score !== 100) failed.push(id);
     }
     expect(failed).toEqual([]);
+    expect(unlisted).toEqual([]);
   });
 
   it('recovers when the agent has acted first (ambiguity, moved objects)', async () => {
