@@ -263,7 +263,10 @@ export class TransformerPolicy implements Policy {
       for (const id of ids) {
         const allowed = decoder.allowed();
         if (decoder.done || (allowed !== undefined && !allowed.includes(id))) {
-          return { recorded: false, reason: `"${request.action}" is not among the ${request.availableActions?.length ?? 0} listed actions` };
+          const reason = decoder instanceof FreeFormDecoder
+            ? `"${request.action}" has a token free-form decoding cannot produce (outside the tokenizer's ordinary vocabulary)`
+            : `"${request.action}" is not among the ${request.availableActions?.length ?? 0} listed actions`;
+          return { recorded: false, reason };
         }
         decoder.advance(id);
       }
