@@ -10,10 +10,12 @@ import { el, number, percent, runColor } from './format.js';
 /** The metrics charted, in order; `fmt` formats axis values. */
 const CHARTS = [
   { key: 'successRate', title: 'Success rate', fmt: percent },
+  { key: 'testSuccessRate', title: 'Test success (SFT evaluations)', fmt: percent },
   { key: 'meanReward', title: 'Mean reward' },
   { key: 'horizon', title: 'Horizon (max turns)' },
   { key: 'meanTurns', title: 'Mean turns' },
   { key: 'loss', title: 'Loss (total)' },
+  { key: 'valLoss', title: 'Validation loss (SFT)' },
   { key: 'lossPolicy', title: 'Loss: policy' },
   { key: 'lossKl', title: 'Loss: KL term' },
   { key: 'lossEntropy', title: 'Loss: entropy term' },
