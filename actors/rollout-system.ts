@@ -77,6 +77,11 @@ export interface RolloutSystemOptions {
    * instance it ran on (already given back to the pool: read from it now, synchronously).
    */
   readonly onEpisode?: (output: EpisodeOutput, env: Env | undefined) => void;
+  /**
+   * Wraps the policy the agent actor calls (after 'random' / 'oracle' are resolved), e.g. to
+   * record each turn's request (actors/demos/recording-policy.ts).
+   */
+  readonly wrapPolicy?: (policy: Policy) => Policy;
 }
 
 export interface RolloutSystem {
@@ -151,13 +156,14 @@ export function createRolloutSystem(options: RolloutSystemOptions): RolloutSyste
   const pool = new EnvPool(definition);
   const slotOf = new Map<string, EnvSlot>();
   const running = new Map<string, EpisodeActorRef>();
-  const policy: Policy =
+  const resolved: Policy =
     options.agent === 'random'
       ? new RandomPolicy()
       : options.agent === 'oracle'
         ? new OraclePolicy((episodeId) => slotOf.get(episodeId)?.oracle)
         : options.agent;
   if (options.agent === 'oracle' && !definition.oracle) throw new Error(`env "${definition.spec.id}" has no oracle`);
+  const policy = options.wrapPolicy ? options.wrapPolicy(resolved) : resolved;
 
   const agent = createAgentActor({ policy });
   const curriculum = createCurriculumActor({ schedule });

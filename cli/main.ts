@@ -4,6 +4,7 @@
  */
 import { Command } from 'commander';
 import { registerBench } from './commands/bench.ts';
+import { registerCollect } from './commands/collect.ts';
 import { registerDashboard } from './commands/dashboard.ts';
 import { registerEnvs } from './commands/envs.ts';
 import { registerExperiment } from './commands/experiment.ts';
@@ -27,6 +28,7 @@ registerRollout(program);
 registerServe(program);
 registerServePolicy(program);
 registerTrain(program);
+registerCollect(program);
 registerSft(program);
 registerEval(program);
 registerExperiment(program);
