@@ -101,7 +101,13 @@ export interface SftSystem {
 /** A digest of the demo files' bytes, in order: a resumed run must clone the same demos. */
 function digestOf(files: readonly string[]): string {
   const hash = createHash('sha256');
-  for (const file of files) hash.update(readFileSync(file));
+  for (const file of files) {
+    try {
+      hash.update(readFileSync(file));
+    } catch (error) {
+      throw new Error(`cannot read demos file ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+    }
+  }
   return hash.digest('hex');
 }
 
