@@ -30,8 +30,12 @@ export interface CollectDemosOptions {
   readonly onlySuccess?: boolean;
   readonly agentTimeoutMs?: number;
   readonly envTimeoutMs?: number;
+  /** Retries of an aborted slot (rollout system default 1); aborted for good, it is not written. */
+  readonly maxRetries?: number;
   readonly maxLostRetries?: number;
   readonly events?: Partial<Observer<RunEvent>>;
+  /** Aborting stops the run (running episodes end as cancelled) and `collectDemos` rejects: no partial set. */
+  readonly signal?: AbortSignal;
 }
 
 export interface CollectedDemos {
@@ -39,6 +43,8 @@ export interface CollectedDemos {
   readonly summary: RolloutSummary;
   /** Scored episodes, and the ones left out by `onlySuccess`. */
   readonly episodes: number;
+  /** Scored episodes that succeeded. */
+  readonly successes: number;
   readonly filtered: number;
   /** Slots that ended aborted after their retries: not written. */
   readonly aborted: number;
@@ -52,6 +58,7 @@ export async function collectDemos(options: CollectDemosOptions): Promise<Collec
   const count = options.episodes ?? all.length;
   if (!(Number.isInteger(count) && count >= 1)) throw new Error(`episodes must be a positive integer, got ${count}`);
   if (count > all.length) throw new Error(`the ${split} split of ${env.spec.id} has ${all.length} tasks; --episodes ${count} would repeat tasks (use --samples for more episodes per task)`);
+  if (options.signal?.aborted) throw new Error(`collect stopped: ${stopReason(options.signal)}`);
   const tasks = all.slice(0, count);
   const slots = tasks.flatMap((taskId, t) => Array.from({ length: samples }, (_, s) => ({ taskId, key: t * samples + s })));
   let recorder: RecordingPolicy | undefined;
@@ -64,20 +71,26 @@ export async function collectDemos(options: CollectDemosOptions): Promise<Collec
     ...(options.concurrency !== undefined ? { concurrency: options.concurrency } : {}),
     ...(options.agentTimeoutMs !== undefined ? { agentTimeoutMs: options.agentTimeoutMs } : {}),
     ...(options.envTimeoutMs !== undefined ? { envTimeoutMs: options.envTimeoutMs } : {}),
+    ...(options.maxRetries !== undefined ? { maxRetries: options.maxRetries } : {}),
     ...(options.maxLostRetries !== undefined ? { maxLostRetries: options.maxLostRetries } : {}),
     wrapPolicy: (policy) => (recorder = new RecordingPolicy(policy)),
     // The last attempt of each slot is its result; earlier (aborted) attempts are replaced.
     onEpisode: (output) => outputs.set(output.slot, output),
   });
   const forwarding = options.events?.next ? system.events.subscribe({ next: (e) => options.events?.next?.(e) }) : undefined;
+  const stop = () => system.stop(stopReason(options.signal));
+  options.signal?.addEventListener('abort', stop, { once: true });
   let summary: RolloutSummary;
   try {
     summary = await system.run();
   } finally {
+    options.signal?.removeEventListener('abort', stop);
     forwarding?.unsubscribe();
   }
+  if (options.signal?.aborted) throw new Error(`collect stopped: ${stopReason(options.signal)}`);
   const demos: Demo[] = [];
   let scored = 0;
+  let successes = 0;
   let aborted = 0;
   for (const slot of slots) {
     const output = outputs.get(slot.key);
@@ -86,11 +99,17 @@ export async function collectDemos(options: CollectDemosOptions): Promise<Collec
       continue;
     }
     scored += 1;
+    if (output.outcome === 'success') successes += 1;
     const requests = recorder?.take(output.episodeId);
     if (options.onlySuccess === true && output.outcome !== 'success') continue;
     demos.push(demoOf(output, env.spec.id, split, slot.key % samples, options.agentName, requests?.seed ?? 0, requests?.availableActions ?? []));
   }
-  return { demos, summary, episodes: scored, filtered: scored - demos.length, aborted };
+  return { demos, summary, episodes: scored, successes, filtered: scored - demos.length, aborted };
+}
+
+function stopReason(signal: AbortSignal | undefined): string {
+  const reason: unknown = signal?.reason;
+  return reason instanceof Error ? reason.message : typeof reason === 'string' ? reason : 'aborted';
 }
 
 function demoOf(o: EpisodeOutput, env: string, split: Split, sample: number, agent: string, seed: number, lists: readonly (readonly string[] | undefined)[]): Demo {
