@@ -53,31 +53,36 @@ function listRecords(text: string, file: string): DemoRecord[] {
   try {
     value = JSON.parse(text);
   } catch (error) {
-    const message = (error as Error).message;
-    const at = /at position (\d+)/.exec(message)?.[1];
-    const where = at === undefined ? '' : `:${lineAt(text, Number(at))}`;
-    throw new Error(`${file}${where}: not a JSON list (${message})`);
+    const line = errorLine(text);
+    throw new Error(`${file}${line === undefined ? '' : `:${line}`}: not a JSON list (${(error as Error).message})`);
   }
   if (!Array.isArray(value)) throw new Error(`${file}:1: not a JSON list`);
-  const lines = elementLines(text);
-  return value.map((v: unknown, i) => ({ line: lines[i] ?? 1, value: v }));
+  const spans = elementSpans(text);
+  return value.map((v: unknown, i) => ({ line: spans[i]?.line ?? 1, value: v }));
 }
 
-function lineAt(text: string, position: number): number {
-  let line = 1;
-  for (let i = 0; i < position && i < text.length; i++) if (text.charCodeAt(i) === 10) line += 1;
-  return line;
+interface Span {
+  /** 1-based line the element starts on. */
+  readonly line: number;
+  readonly start: number;
+  readonly end: number;
 }
 
-/** The line each element of a valid top-level JSON list starts on. */
-function elementLines(text: string): number[] {
-  const lines: number[] = [];
+/** Where each element of a top-level JSON list lies, by brackets and strings only (so it also works on a broken list). */
+function elementSpans(text: string): Span[] {
+  const spans: Span[] = [];
   let line = 1;
   let depth = 0;
   let inString = false;
   let escaped = false;
   let expecting = false;
-  for (const c of text) {
+  let current: { line: number; start: number } | undefined;
+  const close = (end: number) => {
+    if (current !== undefined) spans.push({ ...current, end });
+    current = undefined;
+  };
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
     if (c === '\n') line += 1;
     if (inString) {
       if (escaped) escaped = false;
@@ -86,14 +91,39 @@ function elementLines(text: string): number[] {
       continue;
     }
     if (c === ' ' || c === '\n' || c === '\r' || c === '\t') continue;
-    if (expecting && depth === 1 && c !== ']') lines.push(line);
+    if (expecting && depth === 1 && c !== ']') current = { line, start: i };
     expecting = false;
     if (c === '"') inString = true;
     else if (c === '[' || c === '{') {
       depth += 1;
       if (depth === 1) expecting = true;
-    } else if (c === ']' || c === '}') depth -= 1;
-    else if (c === ',' && depth === 1) expecting = true;
+    } else if (c === ']' || c === '}') {
+      depth -= 1;
+      if (depth === 0) close(i);
+    } else if (c === ',' && depth === 1) {
+      close(i);
+      expecting = true;
+    }
   }
-  return lines;
+  close(text.length);
+  return spans;
+}
+
+/** The line of a broken list's first element that does not parse (V8 does not always say where). */
+function errorLine(text: string): number | undefined {
+  for (const span of elementSpans(text)) {
+    try {
+      JSON.parse(text.slice(span.start, span.end));
+    } catch (error) {
+      const at = /at position (\d+)/.exec((error as Error).message)?.[1];
+      return at === undefined ? span.line : lineAt(text, span.start + Number(at));
+    }
+  }
+  return undefined;
+}
+
+function lineAt(text: string, position: number): number {
+  let line = 1;
+  for (let i = 0; i < position && i < text.length; i++) if (text.charCodeAt(i) === 10) line += 1;
+  return line;
 }
