@@ -12,3 +12,7 @@ export {
   runEvaluation, passAtK, aggregate, EvalError,
   type RunEvaluationOptions, type EvalRun, type EvalResults, type SampleResult, type Aggregate,
 } from './eval/index.ts';
+export {
+  collectDemos, readDemos, writeDemos, DEMO_FORMATS,
+  type CollectDemosOptions, type CollectedDemos, type Demo, type DemoTurn, type DemoFileFormat, type ReadDemosOptions, type WriteDemosOptions,
+} from './demos/index.ts';

@@ -1,0 +1,9 @@
+/** Demonstrations: collect an agent's episodes, and read and write them as our JSON lines or AgentGym's AgentTraj. */
+export { collectDemos, type CollectDemosOptions, type CollectedDemos } from './collect-demos.ts';
+export { DemoSchema, DemoTurnSchema, type Demo, type DemoTurn } from './demo.ts';
+export type { DemoFileFormat } from './demo-records.ts';
+export { readDemos, type ReadDemosOptions } from './read-demos.ts';
+export { DEMO_FORMATS, writeDemos, type WriteDemosOptions } from './write-demos.ts';
+export { demoToAgentTraj } from './to-agenttraj.ts';
+export { agentTrajToDemo } from './from-agenttraj.ts';
+export { AgentTrajItemSchema, itemIdOf, taskOfItemId, type AgentTrajItem, type AgentTrajMessage } from './agenttraj-item.ts';
