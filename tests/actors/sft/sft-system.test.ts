@@ -6,6 +6,8 @@ import { createSftSystem, type SftOptions } from '../../../actors/sft-system.ts'
 import { loadCheckpointAgent } from '../../../actors/training/checkpoint-agent.ts';
 import { getEnv } from '../../../envs/index.ts';
 import { metricLines } from '../metric-lines.ts';
+import { MetricSeries } from '../../../dashboard/server/metric-series.ts';
+import type { TrainingEvent } from '../../../streams/training-events.ts';
 
 // `actorgym sft` end to end on a handful of BabyAI oracle demos: metrics per epoch, a checkpoint
 // that loads as an agent, and an exact resume (stop after epoch 1, resume to 3 = 3 in one go).
@@ -46,7 +48,16 @@ const base: SftOptions = {
 describe('sft system', () => {
   it('trains epoch by epoch, validates on held-out tasks, and writes a checkpoint an agent loads', async () => {
     const out = path.join(dir, 'whole');
-    const summary = await createSftSystem({ ...base, demos: [demos], out }).run();
+    const system = createSftSystem({ ...base, demos: [demos], out });
+    const events: TrainingEvent[] = [];
+    system.events.subscribe((e) => events.push(e));
+    const summary = await system.run();
+    // The dashboard charts an SFT run from its event stream: one row per epoch, with the validation loss.
+    const series = new MetricSeries(() => 0);
+    for (const e of events) series.apply(e as Parameters<MetricSeries['apply']>[0]);
+    expect(series.all().map((r) => r.step)).toEqual([1, 2, 3]);
+    expect(series.all().every((r) => typeof r.valLoss === 'number' && typeof r.loss === 'number')).toBe(true);
+    expect(events.map((e) => e.type)).toEqual(expect.arrayContaining(['training.started', 'learner.stepped', 'checkpoint.saved', 'evaluation.finished', 'training.finished']));
     expect(summary).toMatchObject({ status: 'done', epochs: 3, fromEpoch: 0 });
     expect(summary.demos.validation).toBeGreaterThan(0);
     const successes = readFileSync(demos, 'utf8').trim().split('\n').filter((l) => l.includes('"outcome":"success"')).length;
