@@ -54,7 +54,7 @@ describe('sft system', () => {
     const summary = await system.run();
     // The dashboard charts an SFT run from its event stream: one row per epoch, with the validation loss.
     const series = new MetricSeries(() => 0);
-    for (const e of events) series.apply(e as Parameters<MetricSeries['apply']>[0]);
+    for (const e of events) series.apply(e as unknown as Parameters<MetricSeries["apply"]>[0]);
     expect(series.all().map((r) => r.step)).toEqual([1, 2, 3]);
     expect(series.all().every((r) => typeof r.valLoss === 'number' && typeof r.loss === 'number')).toBe(true);
     expect(events.map((e) => e.type)).toEqual(expect.arrayContaining(['training.started', 'learner.stepped', 'checkpoint.saved', 'evaluation.finished', 'training.finished']));
