@@ -17,8 +17,6 @@
  * const summary = await sft.run();
  */
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import os from 'node:os';
 import { Subject, type Observable } from 'rxjs';
 import type { EnvDefinition } from '../envs/contract.ts';
 import { getEnv } from '../envs/index.ts';
@@ -38,13 +36,14 @@ import type { Demo } from './demos/demo.ts';
 import { readDemos } from './demos/read-demos.ts';
 import { AllowedTokensBuilder } from './learner/allowed-tokens.ts';
 import type { LearnerArgs } from './learner/args.ts';
-import { DataParallelGrads } from './learner/data-parallel.ts';
+import type { DataParallelGrads } from './learner/data-parallel.ts';
 import { demoRows, type DemoRows } from './sft/demo-rows.ts';
 import { sftEpoch, validationLoss } from './sft/sft-epoch.ts';
 import { checkSftSettings, sftDefaults, type SftSettings } from './sft/sft-settings.ts';
 import { validationTasks } from './sft/validation-split.ts';
 import { contextOptions, resolveConfig, type TrainingConfig, type TrainingOptionsConfig } from './training/config.ts';
 import { evaluate } from './training/evaluate.ts';
+import { checkRunLimits, startLearnerThreads } from './training/learner-threads.ts';
 import { freshModels, loadModels, toCheckpoint, type RunModels } from './training/models.ts';
 import { RunDir } from './training/run-dir.ts';
 import { buildTokenizer } from './training/tokenizer-corpus.ts';
@@ -98,21 +97,11 @@ export interface SftSystem {
   stop(reason?: string): void;
 }
 
-/** A digest of the demo files' bytes, in order: a resumed run must clone the same demos. */
-function digestOf(files: readonly string[]): string {
-  const hash = createHash('sha256');
-  for (const file of files) {
-    try {
-      hash.update(readFileSync(file));
-    } catch (error) {
-      throw new Error(`cannot read demos file ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
-    }
-  }
-  return hash.digest('hex');
-}
+/** A digest of the demos as read, in order: a resumed run must clone the same demos. */
+const digestOf = (demos: readonly Demo[]): string => createHash('sha256').update(JSON.stringify(demos)).digest('hex');
 
-/** The fields of a run config that describe SFT rather than the model (kept out of the comparison on resume). */
-const sftKeysOf = (s: SftSettings) => JSON.stringify({ ...s, demos: undefined });
+/** What a resumed run must keep of the SFT settings: all but the epoch target and the files' paths (the digest compares the demos). */
+const resumeKey = ({ epochs: _epochs, demos: _demos, ...rest }: SftSettings): string => JSON.stringify(rest);
 
 export function createSftSystem(options: SftOptions): SftSystem {
   const clock = options.clock ?? systemClock;
@@ -135,40 +124,32 @@ export function createSftSystem(options: SftOptions): SftSystem {
     ...modelOptions, steps: settingsWithoutDigest.epochs, lr: settingsWithoutDigest.lr, minibatch: settingsWithoutDigest.minibatch,
     ...(settingsWithoutDigest.evalEpisodes !== 'all' ? { evalEpisodes: settingsWithoutDigest.evalEpisodes } : {}),
   });
-  if (options.learnerThreads !== undefined && options.learnerThreads !== 1 && options.learnerThreads !== 2) {
-    throw new Error(`learnerThreads must be 1 or 2, got ${options.learnerThreads}`);
-  }
-  if (options.maxMinutes !== undefined && !(Number.isFinite(options.maxMinutes) && options.maxMinutes > 0)) {
-    throw new Error(`maxMinutes must be a positive number of minutes, got ${options.maxMinutes}`);
-  }
+  checkRunLimits(options);
   let stopReason: string | undefined;
 
   async function run(): Promise<SftSummary> {
     const backend = await selectBackend(options.backend ?? 'auto');
-    const settings: SftSettings = { ...settingsWithoutDigest, demosSha256: digestOf(options.demos) };
+    const demos = await loadDemos(options.demos, env, options.onlySuccess ?? true);
+    const settings: SftSettings = { ...settingsWithoutDigest, demosSha256: digestOf(demos.all) };
     const resumed = options.resume !== undefined ? await readCheckpoint(options.resume) : undefined;
     let config = freshConfig;
     if (resumed) {
       const saved = resumed.data.state.config as unknown as TrainingConfig & { sft?: SftSettings };
       if (saved.sft === undefined) throw new CheckpointError('CKPT_INCOMPATIBLE', `${resumed.dir} is not an SFT checkpoint (resume RL runs with \`train --resume\`)`);
       if (saved.env !== env.spec.id) throw new CheckpointError('CKPT_INCOMPATIBLE', `the checkpoint cloned env "${saved.env}", not "${env.spec.id}"`);
-      if (saved.sft.demosSha256 !== settings.demosSha256) throw new CheckpointError('CKPT_INCOMPATIBLE', 'the demos differ from the ones the checkpoint was trained on (sha256 of the files)');
-      const { epochs: _a, ...keep } = JSON.parse(sftKeysOf(saved.sft)) as Record<string, unknown>;
-      const { epochs: _b2, ...now } = JSON.parse(sftKeysOf(settings)) as Record<string, unknown>;
-      if (JSON.stringify(keep) !== JSON.stringify(now)) throw new CheckpointError('CKPT_INCOMPATIBLE', `SFT settings differ from the checkpoint's: ${JSON.stringify(keep)} vs ${JSON.stringify(now)} (only --epochs may change)`);
+      if (saved.sft.demosSha256 !== settings.demosSha256) throw new CheckpointError('CKPT_INCOMPATIBLE', 'the demos differ from the ones the checkpoint was trained on (sha256 of the demos read)');
+      if (resumeKey(saved.sft) !== resumeKey(settings)) throw new CheckpointError('CKPT_INCOMPATIBLE', `SFT settings differ from the checkpoint's: ${resumeKey(settings)} vs ${resumeKey(saved.sft)} (only --epochs may change)`);
       const { sft: _s, ...savedConfig } = saved;
       config = { ...savedConfig, steps: settings.epochs };
     }
-    const demos = await loadDemos(options.demos, env, options.onlySuccess ?? true);
     const runDir = (options.out ?? (resumed ? RunDir.ofCheckpoint(resumed.dir) : undefined));
     const dir = runDir !== undefined ? new RunDir(runDir) : undefined;
     const models = resumed
       ? await loadModels(resumed.data, config, resumed.dir)
       : freshModels(await buildTokenizer(env, { seed: config.seed, tasks: config.corpusTasks, maxVocab: config.maxVocab }), config);
-    const threads = options.learnerThreads ?? (backend === 'wasm' && os.availableParallelism() >= 2 ? 2 : 1);
     let parallel: DataParallelGrads | undefined;
     try {
-      if (threads === 2) parallel = await DataParallelGrads.start({ backend, config: models.model.config, names: models.optimizer.params.map(([name]) => name) });
+      parallel = await startLearnerThreads(backend, models, options.learnerThreads);
       return await train(config, settings, backend, models, dir, demos, resumed?.data.state.step ?? 0, parallel);
     } finally {
       await parallel?.close();
@@ -266,12 +247,10 @@ export function createSftSystem(options: SftOptions): SftSystem {
     };
   }
 
+  let started: Promise<SftSummary> | undefined;
   return {
     events: events.asObservable(),
-    run: (() => {
-      let started: Promise<SftSummary> | undefined;
-      return () => (started ??= run());
-    })(),
+    run: () => (started ??= run()),
     stop: (reason = 'stopped by the caller') => {
       stopReason ??= reason;
     },

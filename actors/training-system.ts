@@ -10,7 +10,6 @@
  * training.events.pipe(filter((e) => e.type === 'learner.stepped')).subscribe((e) => console.log(e.metrics));
  * const summary = await training.run(); // { steps, testSuccessRate, … }
  */
-import os from 'node:os';
 import { Subject, type Observable } from 'rxjs';
 import { getEnv } from '../envs/index.ts';
 import type { EnvDefinition } from '../envs/contract.ts';
@@ -29,7 +28,7 @@ import { systemClock, type RunClock } from './clock.ts';
 import { createCurriculumActor } from './curriculum.actor.ts';
 import { createLearnerActor, type LearnerEffects } from './learner.actor.ts';
 import { collectStep, type CollectedStep } from './learner/collect.ts';
-import { DataParallelGrads } from './learner/data-parallel.ts';
+import type { DataParallelGrads } from './learner/data-parallel.ts';
 import { trainStep } from './learner/train-step.ts';
 import type { RolloutSystem } from './rollout-system.ts';
 import { contextOptions, resolveConfig, resumeConfig, type TrainingConfig, type TrainingOptionsConfig } from './training/config.ts';
@@ -37,6 +36,7 @@ import { evaluate } from './training/evaluate.ts';
 import { decisionFields, orderMetrics, rolloutStats } from './training/metrics.ts';
 import { freshModels, initModels, loadModels, toCheckpoint, type RunModels } from './training/models.ts';
 import { initConfig } from './training/init-config.ts';
+import { checkRunLimits, startLearnerThreads } from './training/learner-threads.ts';
 import { RunDir } from './training/run-dir.ts';
 import { buildTokenizer } from './training/tokenizer-corpus.ts';
 
@@ -125,12 +125,7 @@ export function createTrainingSystem(options: TrainingOptions): TrainingSystem {
   // A fresh run's configuration is checked here, so a bad option fails before a dashboard or a
   // run directory is started; a resumed run's needs the checkpoint, read in run().
   const freshConfig = options.resume === undefined ? resolveConfig(env.spec.id, configOptions) : undefined;
-  if (options.learnerThreads !== undefined && options.learnerThreads !== 1 && options.learnerThreads !== 2) {
-    throw new Error(`learnerThreads must be 1 or 2, got ${options.learnerThreads}`);
-  }
-  if (options.maxMinutes !== undefined && !(Number.isFinite(options.maxMinutes) && options.maxMinutes > 0)) {
-    throw new Error(`maxMinutes must be a positive number of minutes, got ${options.maxMinutes}`);
-  }
+  checkRunLimits(options);
   if (freshConfig?.relabel === true) symmetriesOf(env);
   if (options.init !== undefined && options.resume !== undefined) throw new Error('give --init (a new run from weights) or --resume (continue a run), not both');
   let stopRequested: string | undefined;
@@ -155,12 +150,9 @@ export function createTrainingSystem(options: TrainingOptions): TrainingSystem {
       : init
         ? initModels(init.data, config, init.dir)
         : freshModels(await buildTokenizer(env, { seed: config.seed, tasks: config.corpusTasks, maxVocab: config.maxVocab }), config);
-    const threads = options.learnerThreads ?? (backend === 'wasm' && os.availableParallelism() >= 2 ? 2 : 1);
     let parallel: DataParallelGrads | undefined;
     try {
-      if (threads === 2) {
-        parallel = await DataParallelGrads.start({ backend, config: models.model.config, names: models.optimizer.params.map(([name]) => name) });
-      }
+      parallel = await startLearnerThreads(backend, models, options.learnerThreads);
       return await train(config, backend, models, runDir, resumed?.data, parallel);
     } finally {
       await parallel?.close();
