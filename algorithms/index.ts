@@ -28,9 +28,9 @@ import { rlooAdvantages, type RlooArgs } from './rloo.ts';
 // Dispatcher
 // ---------------------------------------------------------------------------------------------
 
-/** The advantage estimators, by the name `actorgym train --algo` takes. */
-export const ALGORITHMS = ['grpo', 'ppo', 'reinforce++', 'rloo'] as const;
-export type Algorithm = (typeof ALGORITHMS)[number];
+import { ALGORITHMS, type Algorithm } from './algorithm-names.ts';
+
+export { ALGORITHMS, type Algorithm };
 
 /** Every estimator's hyperparameters in one object; each estimator reads its own keys. */
 export type AdvantageArgs = GrpoArgs & RlooArgs & ReinforcePlusPlusArgs & GaeArgs;

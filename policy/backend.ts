@@ -11,9 +11,9 @@ import * as tf from '@tensorflow/tfjs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 
-export type BackendPreference = 'auto' | 'tensorflow' | 'wasm' | 'cpu' | 'node-gpu' | 'node';
+import { BACKEND_PREFERENCES, type BackendPreference } from './backend-preference.ts';
 
-export const BACKEND_PREFERENCES: readonly BackendPreference[] = ['auto', 'tensorflow', 'wasm', 'cpu', 'node-gpu', 'node'];
+export { BACKEND_PREFERENCES, type BackendPreference };
 
 type Candidate = 'node-gpu' | 'node' | 'wasm' | 'cpu';
 

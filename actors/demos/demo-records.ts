@@ -7,6 +7,9 @@
 
 export type DemoFileFormat = 'actorgym' | 'agenttraj';
 
+/** The formats `actorgym collect --format` writes (write-demos.ts); here so `--help` loads nothing else. */
+export const DEMO_FORMATS: readonly DemoFileFormat[] = ['actorgym', 'agenttraj'];
+
 export interface DemoRecord {
   /** 1-based line the record starts on. */
   readonly line: number;

@@ -7,10 +7,10 @@ import { renameSync, rmSync, writeFileSync } from 'node:fs';
 import type { EnvDefinition } from '../../envs/contract.ts';
 import { getEnv } from '../../envs/index.ts';
 import type { Demo } from './demo.ts';
-import type { DemoFileFormat } from './demo-records.ts';
+import { DEMO_FORMATS, type DemoFileFormat } from './demo-records.ts';
 import { demoToAgentTraj } from './to-agenttraj.ts';
 
-export const DEMO_FORMATS: readonly DemoFileFormat[] = ['actorgym', 'agenttraj'];
+export { DEMO_FORMATS };
 
 export interface WriteDemosOptions {
   /** The env AgentTraj item ids are numbered in (its task order). Default: the registry's env of each demo. */

@@ -13,8 +13,9 @@ import { createChatClient, type ChatClientOptions } from './chat-client.ts';
 import { LlmPolicy } from './llm-policy.ts';
 import { promptFor } from './prompts/index.ts';
 
-/** The endpoint when neither the options nor OPENAI_BASE_URL name one (vLLM's default port). */
-export const DEFAULT_BASE_URL = 'http://127.0.0.1:8000/v1';
+import { DEFAULT_BASE_URL } from './default-base-url.ts';
+
+export { DEFAULT_BASE_URL };
 
 export interface CreateLlmPolicyOptions {
   readonly model: string;
