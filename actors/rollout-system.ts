@@ -179,45 +179,17 @@ export function createRolloutSystem(options: RolloutSystemOptions): RolloutSyste
     events.next(stampEpisodeEvent(emitted, clock.now()));
   };
 
+  const launches: EpisodeLaunch[] = [];
+  let launchFailure: Error | undefined;
   const run = createActor(
     runMachine.provide({
       actions: {
+        // Only noted here: the episodes start once the run's step is over (`launchQueued`, below).
+        // Creating and driving an actor inside another actor's action runs its transitions while
+        // xstate marks a custom action as executing, and xstate's dev build then warns about every
+        // `assign` they make ("Custom actions should not call `assign()` directly").
         startEpisode: (_, launch) => {
-          const envSlot = pool.acquire();
-          slotOf.set(launch.episodeId, envSlot);
-          const policyVersion = policy.version;
-          const input: EpisodeInput = {
-            episodeId: launch.episodeId,
-            taskId: launch.taskId,
-            slot: launch.slot,
-            attempt: launch.attempt,
-            seed: launch.seed,
-            maxTurns: launch.maxTurns,
-            policyVersion,
-            envTimeoutMs,
-            agentTimeoutMs,
-          };
-          const episode = createEpisodeActor(logic, input, clock);
-          running.set(launch.episodeId, episode);
-          episode.on('*', onEpisodeEvent);
-          episode.subscribe({
-            complete: () => finishEpisode(episode.getSnapshot().output as EpisodeOutput),
-            // A bug in an effect must still end the episode exactly once, as aborted.
-            error: (error) => finishEpisode(crashedOutput(launch, policyVersion, error)),
-          });
-          buffer.send({ type: 'EPISODE.STARTED', episodeId: launch.episodeId, groupKey: launch.groupKey });
-          events.next({
-            type: 'episode.started',
-            t: clock.now(),
-            episodeId: launch.episodeId,
-            taskId: launch.taskId,
-            slot: launch.slot,
-            attempt: launch.attempt,
-            maxTurns: launch.maxTurns,
-            policyVersion,
-          });
-          episode.start();
-          episode.send({ type: 'START' });
+          launches.push(launch);
         },
         stopEpisodes: (_, reason) => {
           for (const episode of running.values()) episode.send({ type: 'ABORT', reason: 'cancelled', error: reason });
@@ -238,6 +210,62 @@ export function createRolloutSystem(options: RolloutSystemOptions): RolloutSyste
       clock,
     },
   );
+
+  /** Starts the episodes the run's last step asked for, in the order it asked. */
+  function launchQueued(): void {
+    for (let launch = launches.shift(); launch !== undefined; launch = launches.shift()) {
+      try {
+        startEpisode(launch);
+      } catch (error) {
+        // E.g. the env's `make()` threw. The run fails with that error, as it did when this ran
+        // inside the run's action; first it winds down: the episodes already running are
+        // cancelled, and those that never started are reported done.
+        launchFailure ??= error instanceof Error ? error : new Error(String(error));
+        run.send({ type: 'STOP', reason: `an episode could not start: ${errorMessage(error)}` });
+        for (const unstarted of [launch, ...launches.splice(0)]) {
+          run.send({ type: 'EPISODE.DONE', output: crashedOutput(unstarted, policy.version, error) });
+        }
+      }
+    }
+  }
+
+  function startEpisode(launch: EpisodeLaunch): void {
+    const envSlot = pool.acquire();
+    slotOf.set(launch.episodeId, envSlot);
+    const policyVersion = policy.version;
+    const input: EpisodeInput = {
+      episodeId: launch.episodeId,
+      taskId: launch.taskId,
+      slot: launch.slot,
+      attempt: launch.attempt,
+      seed: launch.seed,
+      maxTurns: launch.maxTurns,
+      policyVersion,
+      envTimeoutMs,
+      agentTimeoutMs,
+    };
+    const episode = createEpisodeActor(logic, input, clock);
+    running.set(launch.episodeId, episode);
+    episode.on('*', onEpisodeEvent);
+    episode.subscribe({
+      complete: () => finishEpisode(episode.getSnapshot().output as EpisodeOutput),
+      // A bug in an effect must still end the episode exactly once, as aborted.
+      error: (error) => finishEpisode(crashedOutput(launch, policyVersion, error)),
+    });
+    buffer.send({ type: 'EPISODE.STARTED', episodeId: launch.episodeId, groupKey: launch.groupKey });
+    events.next({
+      type: 'episode.started',
+      t: clock.now(),
+      episodeId: launch.episodeId,
+      taskId: launch.taskId,
+      slot: launch.slot,
+      attempt: launch.attempt,
+      maxTurns: launch.maxTurns,
+      policyVersion,
+    });
+    episode.start();
+    episode.send({ type: 'START' });
+  }
 
   function finishEpisode(output: EpisodeOutput): void {
     const envSlot = slotOf.get(output.episodeId);
@@ -273,6 +301,10 @@ export function createRolloutSystem(options: RolloutSystemOptions): RolloutSyste
     run.send({ type: 'EPISODE.DONE', output });
   }
 
+  // The first observer, so the episodes start before anyone else sees the run's new snapshot,
+  // just as they did when `startEpisode` started them itself.
+  // Its error is `run()`'s to report.
+  run.subscribe({ next: launchQueued, error: () => {} });
   curriculum.on('horizon.changed', (change) => {
     run.send({ type: 'HORIZON.SET', horizon: change.to });
     events.next({ ...change, t: clock.now() });
@@ -298,8 +330,15 @@ export function createRolloutSystem(options: RolloutSystemOptions): RolloutSyste
           seed,
           horizon: curriculum.getSnapshot().context.horizon,
         });
+        const fail = (error: unknown) => {
+          deadlines.stop();
+          events.error(error);
+          pool.closeAll();
+          reject(error instanceof Error ? error : new Error(String(error)));
+        };
         run.subscribe({
           complete: () => {
+            if (launchFailure) return fail(launchFailure);
             let summary: RolloutSummary;
             try {
               summary = summarize({
@@ -331,12 +370,7 @@ export function createRolloutSystem(options: RolloutSystemOptions): RolloutSyste
             pool.closeAll();
             resolve(summary);
           },
-          error: (error) => {
-            deadlines.stop();
-            events.error(error);
-            pool.closeAll();
-            reject(error instanceof Error ? error : new Error(String(error)));
-          },
+          error: fail,
         });
         run.start();
       });

@@ -1,5 +1,5 @@
 import { filter, firstValueFrom, toArray } from 'rxjs';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createRolloutSystem } from '../../actors/rollout-system.ts';
 import type { Policy } from '../../policy/policy.ts';
 import type { EpisodeFinished, EpisodeStarted, RunEvent } from '../../streams/events.ts';
@@ -103,6 +103,45 @@ describe('createRolloutSystem', () => {
     const summary = await system.run();
     expect(summary.outcomes.aborted).toBeGreaterThan(0);
     expect(summary.episodes).toBeLessThan(10);
+  });
+
+  it("fails run() with the env's error when an env cannot be made, after cancelling the running episodes", async () => {
+    const definition = counterDefinition({ stepDelayMs: 5 });
+    let made = 0;
+    const make = definition.make;
+    // Three envs are needed at the start; the third cannot be made.
+    const system = createRolloutSystem({
+      env: { ...definition, make: () => (++made > 2 ? (() => { throw new Error('env server refused'); })() : make()) },
+      agent: 'oracle',
+      episodes: 6,
+      concurrency: 3,
+    });
+    const finished: EpisodeFinished[] = [];
+    let streamError: unknown;
+    system.events.subscribe({ next: (e) => e.type === 'episode.finished' && finished.push(e), error: (error) => (streamError = error) });
+    await expect(system.run()).rejects.toThrow('env server refused');
+    expect(String(streamError)).toMatch(/env server refused/);
+    expect(made).toBe(3);
+    // The two episodes that did start were cancelled, not left running.
+    expect(finished.map((e) => [e.slot, e.outcome, e.abortReason])).toEqual([
+      [0, 'aborted', 'cancelled'],
+      [1, 'aborted', 'cancelled'],
+    ]);
+  });
+
+  // Issue 26: episodes were created inside the run's action, and xstate's dev build warned
+  // ("Custom actions should not call `assign()` directly") once per episode.
+  it('starts episodes outside the run actor\'s actions: no xstate warning, same launch order', async () => {
+    const warn = vi.spyOn(console, 'warn');
+    try {
+      const system = createRolloutSystem({ env: counterDefinition(), agent: 'random', episodes: 12, concurrency: 4, seed: 3 });
+      const started = firstValueFrom(system.events.pipe(filter((e): e is EpisodeStarted => e.type === 'episode.started'), toArray()));
+      await system.run();
+      expect((await started).map((e) => e.slot)).toEqual([...Array(12).keys()]);
+      expect(warn.mock.calls.filter(([message]) => String(message).includes('should not call'))).toEqual([]);
+    } finally {
+      warn.mockRestore();
+    }
   });
 
   it('rejects bad options with clear errors', () => {
