@@ -16,3 +16,5 @@ export {
   collectDemos, readDemos, writeDemos, DEMO_FORMATS,
   type CollectDemosOptions, type CollectedDemos, type Demo, type DemoTurn, type DemoFileFormat, type ReadDemosOptions, type WriteDemosOptions,
 } from './demos/index.ts';
+export { createTrainingSystem, type TrainingOptions, type TrainingSummary, type TrainingSystem } from './training-system.ts';
+export { createSftSystem, type SftOptions, type SftSummary, type SftSystem } from './sft-system.ts';

@@ -1,8 +1,9 @@
 /**
  * The package as an app gets it: `npm pack` (which builds dist/ on prepack), the tarball installed
  * into a fresh temporary app, then
- *  - the README's embedding snippet, copied from the README, run with plain `node`;
- *  - a TypeScript copy of it type-checked under `tsc --init`'s defaults (strict, NodeNext);
+ *  - the README's first embedding snippet (a rollout), copied from the README, run with plain `node`;
+ *  - TypeScript copies of every embedding snippet type-checked under `tsc --init`'s defaults
+ *    (strict, NodeNext); the training one is only type-checked (a run takes minutes);
  *  - the installed CLI answering `--help` and `envs` without tsx (an app does not have it).
  * Installing needs the npm registry (or a warm npm cache), as `npm ci` does.
  */
@@ -11,15 +12,16 @@ import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readmeEmbedSnippet } from './readme-snippet.ts';
+import { readmeEmbedSnippets } from './readme-snippet.ts';
 
 const root = resolve(import.meta.dirname, '../..');
 const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
 let work = '';
 let app = '';
 
-/** The snippet ends with `const summary = await system.run();`: print it so the test can read the run. */
-const snippet = `${readmeEmbedSnippet(join(root, 'README.md'))}console.log(JSON.stringify({ summary: { episodes: summary.episodes, outcomes: summary.outcomes } }));\n`;
+const [rollout, ...others] = readmeEmbedSnippets(join(root, 'README.md'));
+/** The rollout snippet ends with `const summary = await system.run();`: print it so the test can read the run. */
+const snippet = `${rollout}console.log(JSON.stringify({ summary: { episodes: summary.episodes, outcomes: summary.outcomes } }));\n`;
 
 beforeAll(() => {
   work = mkdtempSync(join(tmpdir(), 'actorgym-pack-'));
@@ -62,9 +64,12 @@ describe('the packed tarball in a fresh app', () => {
     expect(Object.values(summary.outcomes).reduce((a, b) => a + b, 0)).toBe(64);
   });
 
-  it('type-checks the snippet under tsc --init defaults (strict, NodeNext) with zero errors', () => {
+  it('type-checks every embedding snippet under tsc --init defaults (strict, NodeNext) with zero errors', () => {
     execFileSync(process.execPath, [tsc, '--init'], { cwd: app, stdio: 'ignore' });
     writeFileSync(join(app, 'embed.ts'), snippet);
+    // Each snippet is its own module (tsc --init sets moduleDetection: force).
+    others.forEach((other, i) => writeFileSync(join(app, `embed-${i + 2}.ts`), other));
+    expect(others.length).toBeGreaterThan(0);
     const check = spawnSync(process.execPath, [tsc, '-p', '.', '--noEmit'], { cwd: app, encoding: 'utf8' });
     expect(check.stdout + check.stderr).toBe('');
     expect(check.status).toBe(0);
