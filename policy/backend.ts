@@ -31,21 +31,36 @@ const ORDER: Record<BackendPreference, readonly Candidate[]> = {
   cpu: ['cpu'],
 };
 
+const WASM_PACKAGE = '@tensorflow/tfjs-backend-wasm';
+
+/** Loads a backend package by name: `import(specifier)` unless a test stands in for it. */
+export type BackendImporter = (specifier: string) => Promise<unknown>;
+
+export interface SelectBackendOptions {
+  /**
+   * How the backend packages are imported (default: dynamic `import`). A stand-in lets tests
+   * exercise the fallback order and a native backend without installing libtensorflow.
+   */
+  readonly importModule?: BackendImporter;
+}
+
+// A variable specifier for the natives: TypeScript must not require the optional packages' types.
+const importPackage: BackendImporter = (specifier) =>
+  specifier === WASM_PACKAGE ? import('@tensorflow/tfjs-backend-wasm') : import(specifier);
+
 let wasmPathsSet = false;
 
 /** Why a candidate could not be used, or the tf backend name it registered. */
-async function load(candidate: Candidate): Promise<{ name: string } | { error: string }> {
+async function load(candidate: Candidate, importModule: BackendImporter): Promise<{ name: string } | { error: string }> {
   try {
     if (candidate === 'node-gpu' || candidate === 'node') {
-      const pkg = PACKAGES[candidate];
-      // A variable specifier: TypeScript must not require the optional package's types.
-      await import(pkg);
+      await importModule(PACKAGES[candidate]);
       return { name: 'tensorflow' };
     }
     if (candidate === 'wasm') {
-      const wasm = await import('@tensorflow/tfjs-backend-wasm');
+      const wasm = (await importModule(WASM_PACKAGE)) as typeof import('@tensorflow/tfjs-backend-wasm');
       if (!wasmPathsSet) {
-        const entry = createRequire(import.meta.url).resolve('@tensorflow/tfjs-backend-wasm');
+        const entry = createRequire(import.meta.url).resolve(WASM_PACKAGE);
         wasm.setWasmPaths(path.dirname(entry) + path.sep);
         wasmPathsSet = true;
       }
@@ -61,21 +76,21 @@ async function load(candidate: Candidate): Promise<{ name: string } | { error: s
  * Activates the best available backend allowed by `preference` and returns its tfjs name
  * ('tensorflow', 'wasm' or 'cpu'). Idempotent: asking again for the active backend is free.
  */
-export async function selectBackend(preference: BackendPreference = 'auto'): Promise<string> {
+export async function selectBackend(preference: BackendPreference = 'auto', options: SelectBackendOptions = {}): Promise<string> {
   const order = ORDER[preference];
   if (order === undefined) {
     throw new Error(`unknown backend '${String(preference)}'; expected one of ${BACKEND_PREFERENCES.join(', ')}`);
   }
   const failures: string[] = [];
   for (const candidate of order) {
-    const loaded = await load(candidate);
+    const loaded = await load(candidate, options.importModule ?? importPackage);
     if ('error' in loaded) {
       failures.push(`${candidate}: ${loaded.error}`);
       continue;
     }
-    if (tf.getBackend() === loaded.name) return loaded.name;
-    if (await tf.setBackend(loaded.name)) {
+    if (tf.getBackend() === loaded.name || (await tf.setBackend(loaded.name))) {
       await tf.ready();
+      if (loaded.name === 'cpu') quietCpuBanner();
       return loaded.name;
     }
     failures.push(`${candidate}: tf.setBackend('${loaded.name}') failed`);
@@ -84,4 +99,19 @@ export async function selectBackend(preference: BackendPreference = 'auto'): Pro
     ? ` Install ${order.map((c) => (c === 'node-gpu' || c === 'node' ? PACKAGES[c] : c)).join(' or ')} (its install downloads libtensorflow).`
     : '';
   throw new Error(`backend '${preference}' is not available: ${failures.join('; ')}.${hint}`);
+}
+
+/**
+ * tfjs's cpu backend prints a banner on its first tensor under Node ("Hi, looks like you are
+ * running TensorFlow.js in Node.js. To speed things up dramatically, install our node
+ * backend…"). Here cpu is a choice already made: asked for, or the last fallback once the native
+ * packages and wasm failed to load. The banner is gated by the backend's own one-shot `firstUse`
+ * field (tfjs-backend-cpu 4.22, backend_cpu.ts: `write`), so that is what is cleared: the only
+ * other switches, the `PROD` and `IS_TEST` flags, mute every tfjs warning (a kernel registered
+ * twice, a backend that failed to initialise), which are worth seeing.
+ * tests/policy/backend.test.ts fails if a tfjs upgrade moves the field.
+ */
+function quietCpuBanner(): void {
+  const cpu = tf.backend() as unknown as { firstUse?: boolean };
+  if (cpu.firstUse === true) cpu.firstUse = false;
 }
