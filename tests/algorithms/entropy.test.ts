@@ -1,6 +1,10 @@
 import * as tf from '@tensorflow/tfjs';
 import { describe, expect, it } from 'vitest';
 import { entropyFromLogits, entropyLoss } from '../../algorithms/entropy.ts';
+import { selectBackend } from '../../policy/backend.ts';
+
+// cpu, chosen rather than left to tfjs's default (which also prints its "install tfjs-node" banner).
+await selectBackend('cpu');
 
 describe('entropy', () => {
   it('of a uniform distribution is log V', () => {

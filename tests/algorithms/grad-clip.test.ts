@@ -1,6 +1,10 @@
 import * as tf from '@tensorflow/tfjs';
 import { describe, expect, it } from 'vitest';
 import { clipByGlobalNorm } from '../../algorithms/grad-clip.ts';
+import { selectBackend } from '../../policy/backend.ts';
+
+// cpu, chosen rather than left to tfjs's default (which also prints its "install tfjs-node" banner).
+await selectBackend('cpu');
 
 const globalNorm = (grads: tf.NamedTensorMap) =>
   Math.sqrt(Object.values(grads).reduce((a, g) => a + Array.from(g.dataSync()).reduce((s, x) => s + x * x, 0), 0));

@@ -1,6 +1,10 @@
 import * as tf from '@tensorflow/tfjs';
 import { describe, expect, it } from 'vitest';
 import { klLoss, klPerToken } from '../../algorithms/kl.ts';
+import { selectBackend } from '../../policy/backend.ts';
+
+// cpu, chosen rather than left to tfjs's default (which also prints its "install tfjs-node" banner).
+await selectBackend('cpu');
 
 const scalar = (t: tf.Tensor) => t.dataSync()[0] as number;
 

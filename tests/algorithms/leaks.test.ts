@@ -6,6 +6,10 @@ import { klLoss } from '../../algorithms/kl.ts';
 import { objective } from '../../algorithms/objective.ts';
 import { policyLoss } from '../../algorithms/policy-loss.ts';
 import { valueLoss } from '../../algorithms/value-loss.ts';
+import { selectBackend } from '../../policy/backend.ts';
+
+// cpu, chosen rather than left to tfjs's default (which also prints its "install tfjs-node" banner).
+await selectBackend('cpu');
 
 // Every loss must leave exactly its result tensors alive: run each 10 times inside tf.tidy and
 // check the live tensor count is unchanged, and once outside a tidy and check the count grows by

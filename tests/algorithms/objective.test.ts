@@ -1,6 +1,10 @@
 import * as tf from '@tensorflow/tfjs';
 import { describe, expect, it } from 'vitest';
 import { LOSS_TERMS, objective, readScalars } from '../../algorithms/objective.ts';
+import { selectBackend } from '../../policy/backend.ts';
+
+// cpu, chosen rather than left to tfjs's default (which also prints its "install tfjs-node" banner).
+await selectBackend('cpu');
 
 // One row, T = 3: agent, observation, agent. logp == old (ratio 1) so the policy term is −mean(A).
 //   A = [0.5, 9 (observation), 1.5] → lossPolicy = −(0.5 + 1.5)/2 = −1

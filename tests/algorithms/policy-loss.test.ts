@@ -1,6 +1,10 @@
 import * as tf from '@tensorflow/tfjs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { policyLoss } from '../../algorithms/policy-loss.ts';
+import { selectBackend } from '../../policy/backend.ts';
+
+// cpu, chosen rather than left to tfjs's default (which also prints its "install tfjs-node" banner).
+await selectBackend('cpu');
 
 // Two rows, T = 4, ε = 0.2 (ratio clipped to [0.8, 1.2]).
 //   row 0: A = +1, ratios 1.5, 0.5, 1.1, then padding (mask 0, log-ratio 5: must be ignored)

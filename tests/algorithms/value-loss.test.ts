@@ -1,6 +1,10 @@
 import * as tf from '@tensorflow/tfjs';
 import { describe, expect, it } from 'vitest';
 import { valueLoss } from '../../algorithms/value-loss.ts';
+import { selectBackend } from '../../policy/backend.ts';
+
+// cpu, chosen rather than left to tfjs's default (which also prints its "install tfjs-node" banner).
+await selectBackend('cpu');
 
 describe('valueLoss', () => {
   it('takes the pessimistic max of clipped and unclipped errors, 0.5 · token-mean', () => {
