@@ -77,7 +77,17 @@ describe('regression, reference §1: reward on masked last token', () => {
   });
 
   it('GRPO reads the sequence reward and is unaffected either way', () => {
-    const { advantages } = grpoAdvantages({ ...shape, mask, rewards, groupIds: [0, 0] });
-    expect(advantages[2]).toBeGreaterThan(0);
+    // verl sums each row's token rewards to get R_i: both placements give back R = [1, 0].
+    const rowSums = (placed: Float32Array) => [0, 1].map((b) => placed.slice(b * 8, b * 8 + 8).reduce((a, r) => a + r, 0));
+    expect(rowSums(ourPlacement())).toEqual(rewards);
+    expect(rowSums(placeOnLastToken(rewards))).toEqual(rewards);
+    // One group of two, R = [1, 0]: mean 0.5, unbiased std √0.5, so A = ±0.5/√0.5 = ±0.7071 on
+    // every agent token of its row (row 0's trailing observation, where the original placement
+    // put the reward, included: it gets 0 like every non-agent token).
+    const expected = mask.map((m, i) => (m === 0 ? 0 : i < 8 ? Math.SQRT1_2 : -Math.SQRT1_2));
+    for (const placed of [ourPlacement(), placeOnLastToken(rewards)]) {
+      const { advantages } = grpoAdvantages({ ...shape, mask, rewards: rowSums(placed), groupIds: [0, 0] });
+      Array.from(advantages).forEach((a, i) => expect(a, `token ${i}`).toBeCloseTo(expected[i]!, 5));
+    }
   });
 });

@@ -38,9 +38,12 @@ describe('collect → sft → train --init (CLI)', () => {
     const sft = path.join(dir, 'sft');
     const r = await runCli(['sft', '--env', 'babyai', '--demos', demos, '--epochs', '2', '--eval-episodes', '4', '--out', sft, '--no-dashboard', '--json', ...TINY]);
     expect(r.code, r.stderr).toBe(0);
-    const summary = JSON.parse(r.stdout) as { status: string; epochs: number; demos: { read: number }; testSuccessRate: number };
-    expect(summary).toMatchObject({ status: 'done', epochs: 2, demos: { read: 12 } });
-    expect(summary.testSuccessRate).toBeGreaterThanOrEqual(0);
+    const summary = JSON.parse(r.stdout) as { status: string; epochs: number; demos: { read: number }; testSuccessRate: number; evaluation: { outcomes: { success: number; aborted: number } } };
+    expect(summary).toMatchObject({ status: 'done', epochs: 2, demos: { read: 12 }, evaluation: { split: 'test', episodes: 4 } });
+    // The final evaluation's successes over its scored episodes.
+    const { success, aborted } = summary.evaluation.outcomes;
+    expect(aborted).toBeLessThan(4);
+    expect(summary.testSuccessRate).toBe(success / (4 - aborted));
     const rl = await runCli(['train', '--env', 'babyai', '--init', sft, '--steps', '1', '--tasks-per-step', '2', '--group-size', '2', '--schedule', 'fixed:3',
       '--eval-episodes', '2', '--learner-threads', '1', '--out', path.join(dir, 'rl'), '--no-dashboard', '--json']);
     expect(rl.code, rl.stderr).toBe(0);

@@ -17,7 +17,13 @@ describe('actorgym train / eval / rollout --agent checkpoint (smoke)', () => {
     expect(train.code, train.stderr).toBe(0);
     const summary = JSON.parse(train.stdout);
     expect(summary).toMatchObject({ status: 'done', steps: 2, backend: 'wasm', algo: 'grpo' });
-    expect(summary.testSuccessRate).toBeGreaterThanOrEqual(0);
+    // The final test evaluation: 4 episodes, and the rate is its successes over the scored ones.
+    const { evaluation } = summary;
+    expect(evaluation).toMatchObject({ split: 'test', episodes: 4 });
+    const { success, failure, truncated, aborted } = evaluation.outcomes;
+    expect(success + failure + truncated + aborted).toBe(4);
+    expect(aborted).toBeLessThan(4);
+    expect(summary.testSuccessRate).toBe(success / (4 - aborted));
     expect(train.stderr).toMatch(/backend: wasm/);
     // The run directory: config, one metrics line per step, trajectories per step, a checkpoint.
     expect(readdirSync(run).sort()).toEqual(['checkpoint', 'config.json', 'metrics.jsonl', 'trajectories']);

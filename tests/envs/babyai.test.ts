@@ -257,11 +257,12 @@ describe('babyai oracle and random policy on the test split', () => {
       if (!solved) failed.push(taskId);
     }
     const rate = 1 - failed.length / 90;
-    console.log(`babyai oracle success on test: ${(rate * 100).toFixed(2)}% (failed: ${failed.join(', ') || 'none'})`);
-    expect(rate).toBeGreaterThanOrEqual(0.98);
+    expect(rate, `failed: ${failed.join(', ')}`).toBeGreaterThanOrEqual(0.98);
   }, 120_000);
 
-  it('reports the success of a seeded uniform random policy (horizon 20)', async () => {
+  // The random baseline, pinned: a change to the test tasks, the dynamics or the available actions
+  // moves it (and the random-agent numbers in the docs should then be measured again).
+  it('a seeded uniform random policy wins 45 of the 90 test tasks within 20 turns', async () => {
     const env = babyaiDefinition.make();
     const rng = new Rng(2024);
     let wins = 0;
@@ -274,7 +275,7 @@ describe('babyai oracle and random policy on the test split', () => {
         if (r.terminated || r.truncated) break;
       }
     }
-    console.log(`babyai random policy success on test: ${((wins / 90) * 100).toFixed(2)}%`);
-    expect(wins).toBeLessThan(90);
+    expect(babyaiDefinition.tasks('test')).toHaveLength(90);
+    expect(wins).toBe(45);
   });
 });

@@ -67,7 +67,12 @@ describe('sft system', () => {
     expect(lines.map((m) => m.step)).toEqual([1, 2, 3]);
     expect(lines[2]!.loss).toBeLessThan(lines[0]!.loss!);
     expect(Number.isFinite(lines[2]!.valLoss)).toBe(true);
-    expect(lines[2]!.testSuccessRate).toBeGreaterThanOrEqual(0); // evaluated at the last epoch only
+    // Evaluated at the last epoch only, on 4 test episodes: its successes over the scored ones.
+    expect(summary.evaluation).toMatchObject({ split: 'test', episodes: 4 });
+    const { success, aborted } = summary.evaluation!.outcomes;
+    expect(aborted).toBeLessThan(4);
+    expect(lines[2]!.testSuccessRate).toBe(success / (4 - aborted));
+    expect(summary.testSuccessRate).toBe(lines[2]!.testSuccessRate);
     expect(lines[0]!.testSuccessRate).toBeUndefined();
     const agent = await loadCheckpointAgent(out);
     expect(agent.step).toBe(3);
