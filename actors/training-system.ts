@@ -100,7 +100,10 @@ export interface TrainingSummary {
 export interface TrainingSystem {
   readonly events: Observable<TrainingEvent>;
   run(): Promise<TrainingSummary>;
-  /** Stops after the current effect (a running rollout is cancelled and not trained on). */
+  /**
+   * Stops after the current effect (a running rollout is cancelled and not trained on); during the
+   * final test evaluation, stops it (no new episodes; running ones end as aborted).
+   */
   stop(reason?: string): void;
 }
 
@@ -129,6 +132,8 @@ export function createTrainingSystem(options: TrainingOptions): TrainingSystem {
   if (freshConfig?.relabel === true) symmetriesOf(env);
   if (options.init !== undefined && options.resume !== undefined) throw new Error('give --init (a new run from weights) or --resume (continue a run), not both');
   let stopRequested: string | undefined;
+  // A stop during the final test evaluation ends it early (no new episodes, running ones aborted).
+  const evaluationStop = new AbortController();
   let rollout: RolloutSystem | undefined;
   let learnerStop: ((reason: string) => void) | undefined;
 
@@ -286,7 +291,7 @@ export function createTrainingSystem(options: TrainingOptions): TrainingSystem {
         ...(config.evalEpisodes !== 'all' ? { episodes: config.evalEpisodes } : {}),
         horizon: config.evalHorizon === 'default' ? env.spec.defaultHorizon : config.evalHorizon,
         temperature: config.evalTemperature, seed: config.seed, concurrency: config.concurrency,
-        name: `${config.algo}@${ctx.step}`, events: { next: (e) => events.next(e) },
+        name: `${config.algo}@${ctx.step}`, events: { next: (e) => events.next(e) }, signal: evaluationStop.signal,
       });
       events.next({ type: 'evaluation.finished', t: clock.now(), summary: evaluation });
     }
@@ -310,6 +315,7 @@ export function createTrainingSystem(options: TrainingOptions): TrainingSystem {
     run: () => (started ??= run()),
     stop: (reason = 'stopped by the caller') => {
       stopRequested = reason;
+      evaluationStop.abort(new Error(reason));
       learnerStop?.(reason);
     },
   };

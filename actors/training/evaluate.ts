@@ -31,6 +31,8 @@ export interface EvaluateOptions {
   readonly concurrency: number;
   readonly name?: string;
   readonly events?: Partial<Observer<RunEvent>>;
+  /** Aborting stops the evaluation: no new episodes, running ones end as aborted; the summary is of what finished. */
+  readonly signal?: AbortSignal;
 }
 
 export async function evaluate(options: EvaluateOptions): Promise<RolloutSummary> {
@@ -47,9 +49,14 @@ export async function evaluate(options: EvaluateOptions): Promise<RolloutSummary
     runId: `eval-${options.split}`,
   });
   const forwarding = options.events?.next ? system.events.subscribe({ next: (e) => options.events?.next?.(e) }) : undefined;
+  const stop = () => system.stop(`evaluation stopped: ${String(options.signal?.reason instanceof Error ? options.signal.reason.message : 'aborted')}`);
   try {
-    return await system.run();
+    const running = system.run();
+    if (options.signal?.aborted) stop();
+    else options.signal?.addEventListener('abort', stop, { once: true });
+    return await running;
   } finally {
+    options.signal?.removeEventListener('abort', stop);
     forwarding?.unsubscribe();
     inner.dispose();
   }
