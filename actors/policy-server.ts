@@ -46,14 +46,9 @@ import type { ServedPrompt } from './policy-server/served-prompt.ts';
 import { SseWriter } from './policy-server/sse-writer.ts';
 import type { CheckpointAgent } from './training/checkpoint-agent.ts';
 
-/** A conversation of a few hundred turns of BabyAI views fits several times over. */
-export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
-/** A request's headers and body must arrive within this (ms). */
-export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
-/** On shutdown, running completions get this long (ms) to finish. */
-export const DEFAULT_DRAIN_MS = 10_000;
-/** Idle keep-alive sockets stay open this long (an agent's env step may take a while). */
-export const DEFAULT_KEEP_ALIVE_TIMEOUT_MS = 60_000;
+import { DEFAULT_DRAIN_MS, DEFAULT_KEEP_ALIVE_TIMEOUT_MS, DEFAULT_MAX_BODY_BYTES, DEFAULT_REQUEST_TIMEOUT_MS } from './policy-server/limits.ts';
+
+export { DEFAULT_DRAIN_MS, DEFAULT_KEEP_ALIVE_TIMEOUT_MS, DEFAULT_MAX_BODY_BYTES, DEFAULT_REQUEST_TIMEOUT_MS };
 
 export interface PolicyServerOptions extends Pick<ServedPolicyOptions, 'maxSessions' | 'sessionIdleMs' | 'maxBatch' | 'maxQueue' | 'randomSeed'> {
   /** 0 picks a free port. */
