@@ -9,7 +9,7 @@
 import { createActor, fromCallback, type ActorRefFrom } from 'xstate';
 import type { ActRequest, Decision, Policy } from '../policy/policy.ts';
 import { errorMessage } from './abort-reason.ts';
-import type { ReplyTo } from './env.actor.ts';
+import { answer, type ReplyTo } from './env.actor.ts';
 
 export type AgentActorEvent =
   | { type: 'ACT'; request: ActRequest; replyTo: ReplyTo }
@@ -49,7 +49,7 @@ export const agentLogic = fromCallback<AgentActorEvent, AgentActorInput>(({ inpu
     decide([item])
       .then(
         (decisions) => reply([item], decisions),
-        (error: unknown) => item.replyTo.send({ type: 'AGENT.FAILED', reason: 'agent_error', error: errorMessage(error) }),
+        (error: unknown) => answer(item.replyTo, { type: 'AGENT.FAILED', reason: 'agent_error', error: errorMessage(error) }),
       );
   };
 
@@ -57,10 +57,10 @@ export const agentLogic = fromCallback<AgentActorEvent, AgentActorInput>(({ inpu
     batch.forEach((item, i) => {
       const decision = decisions[i];
       if (!decision) {
-        item.replyTo.send({ type: 'AGENT.FAILED', reason: 'agent_error', error: 'policy returned too few decisions' });
+        answer(item.replyTo, { type: 'AGENT.FAILED', reason: 'agent_error', error: 'policy returned too few decisions' });
         return;
       }
-      item.replyTo.send({ type: 'AGENT.DECIDED', ...decision });
+      answer(item.replyTo, { type: 'AGENT.DECIDED', ...decision });
     });
   };
 
@@ -74,7 +74,7 @@ export const agentLogic = fromCallback<AgentActorEvent, AgentActorInput>(({ inpu
       .then(
         (decisions) => reply(batch, decisions),
         (error: unknown) => {
-          for (const item of batch) item.replyTo.send({ type: 'AGENT.FAILED', reason: 'agent_error', error: errorMessage(error) });
+          for (const item of batch) answer(item.replyTo, { type: 'AGENT.FAILED', reason: 'agent_error', error: errorMessage(error) });
         },
       )
       .finally(() => {

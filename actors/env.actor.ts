@@ -10,6 +10,17 @@ import { envAbortReason, errorMessage } from './abort-reason.ts';
 
 export interface ReplyTo {
   send(event: EpisodeEvent): void;
+  /** An actor ref has one: answers to an episode that has already ended are dropped (`answer`). */
+  getSnapshot?(): { readonly status: string };
+}
+
+/**
+ * Sends `event` unless the episode asking has already ended (cancelled, timed out): a late answer
+ * has no one to go to, and xstate would warn that it was sent to a stopped actor.
+ */
+export function answer(replyTo: ReplyTo, event: EpisodeEvent): void {
+  if (replyTo.getSnapshot !== undefined && replyTo.getSnapshot().status !== 'active') return;
+  replyTo.send(event);
 }
 
 export type EnvActorEvent =
@@ -23,7 +34,7 @@ export interface EnvActorInput {
 }
 
 const fail = (replyTo: ReplyTo) => (error: unknown) =>
-  replyTo.send({ type: 'ENV.FAILED', reason: envAbortReason(error), error: errorMessage(error) });
+  answer(replyTo, { type: 'ENV.FAILED', reason: envAbortReason(error), error: errorMessage(error) });
 
 export const envLogic = fromCallback<EnvActorEvent, EnvActorInput>(({ input, receive }) => {
   const { env } = input;
@@ -39,14 +50,14 @@ export const envLogic = fromCallback<EnvActorEvent, EnvActorInput>(({ input, rec
     switch (event.type) {
       case 'RESET':
         env.reset(event.options).then(
-          (result) => event.replyTo.send({ type: 'ENV.RESET', observation: result.observation, info: result.info }),
+          (result) => answer(event.replyTo, { type: 'ENV.RESET', observation: result.observation, info: result.info }),
           fail(event.replyTo),
         );
         return;
       case 'STEP':
         env.step(event.decision.action).then(
           (result) =>
-            event.replyTo.send({
+            answer(event.replyTo, {
               type: 'ENV.STEPPED',
               decision: event.decision,
               observation: result.observation,
