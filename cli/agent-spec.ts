@@ -1,11 +1,46 @@
+/**
+ * What `--agent` accepts, in one list: every command's option and `--help` are generated from
+ * `AGENT_SPECS`, and `resolveAgent` turns the text into what the rollout system takes. The heavy
+ * parts (TensorFlow.js for a checkpoint, the OpenAI client) load only when such an agent is asked for.
+ */
+import { InvalidArgumentError } from 'commander';
 import type { AgentSpec } from '../actors/rollout-system.ts';
-import { loadCheckpointAgent } from '../actors/training/checkpoint-agent.ts';
 import type { LlmUsage } from '../policy/llm/chat-types.ts';
-import { createLlmPolicy } from '../policy/llm/create-llm-policy.ts';
-import type { BackendPreference } from '../policy/backend.ts';
+import type { BackendPreference } from '../policy/backend-preference.ts';
 import type { LlmAgentOptions } from './llm-options.ts';
 
-export const AGENT_FORMS = 'random, oracle, checkpoint:DIR, openai:MODEL';
+export interface AgentSpecForm {
+  /** As typed after --agent; DIR and MODEL are placeholders. */
+  readonly form: string;
+  readonly description: string;
+}
+
+/** Every agent `--agent` accepts. Add a form here and to `resolveAgent`; the help follows. */
+export const AGENT_SPECS: readonly AgentSpecForm[] = [
+  { form: 'random', description: "picks uniformly among the env's available actions" },
+  { form: 'oracle', description: "the env's scripted solver (envs that have one: `actorgym envs --json`, field oracle)" },
+  { form: 'checkpoint:DIR', description: 'a trained transformer: a run directory (`train --out`, `sft --out`) or its checkpoint/' },
+  { form: 'openai:MODEL', description: 'a chat model behind an OpenAI-compatible endpoint (--base-url; `actorgym serve-policy` serves a checkpoint as one)' },
+];
+
+/** "random, oracle, checkpoint:DIR, openai:MODEL", for error messages. */
+export const AGENT_FORMS = AGENT_SPECS.map((spec) => spec.form).join(', ');
+
+/** The `--agent` option's description. */
+export const agentOptionDescription = (): string => `who acts: ${AGENT_SPECS.map((spec) => spec.form).join(' | ')} (listed below)`;
+
+/** The agents block every command with `--agent` appends to its `--help`. */
+export function agentHelpText(): string {
+  const width = Math.max(...AGENT_SPECS.map((spec) => spec.form.length));
+  return `\nAgents (--agent):\n${AGENT_SPECS.map((spec) => `  ${spec.form.padEnd(width)}  ${spec.description}`).join('\n')}\n`;
+}
+
+/** Checks the form of `--agent` as the command line is parsed, before anything loads. */
+export function parseAgentSpec(text: string): string {
+  const known = AGENT_SPECS.some(({ form }) => (form.includes(':') ? text.startsWith(form.slice(0, form.indexOf(':') + 1)) : text === form));
+  if (!known) throw new InvalidArgumentError(`unknown agent "${text}"; known agents: ${AGENT_FORMS}`);
+  return text;
+}
 
 export interface ResolveContext {
   /** The env the agent acts in (chooses an LLM's prompt). */
@@ -50,6 +85,7 @@ export async function resolveAgent(text: string, context: ResolveContext = {}): 
   if (text.startsWith('checkpoint:')) {
     const dir = text.slice('checkpoint:'.length);
     if (dir === '') throw new Error('checkpoint agent needs a directory: --agent checkpoint:DIR');
+    const { loadCheckpointAgent } = await import('../actors/training/checkpoint-agent.ts');
     const agent = await loadCheckpointAgent(dir, {
       ...(context.backend ? { backend: context.backend } : {}),
       ...(context.temperature !== undefined ? { temperature: context.temperature } : {}),
@@ -67,6 +103,7 @@ export async function resolveAgent(text: string, context: ResolveContext = {}): 
     if (model === '') throw new Error('an LLM agent needs a model name: --agent openai:MODEL (e.g. openai:default for `actorgym serve-policy`)');
     if (context.env === undefined) throw new Error('an openai: agent needs --env (its prompt depends on the env)');
     const llm = context.llm ?? {};
+    const { createLlmPolicy } = await import('../policy/llm/create-llm-policy.ts');
     const agent = createLlmPolicy({ model, env: context.env, ...llm });
     const attemptMs = llm.timeoutMs ?? 120_000;
     const attempts = (llm.retries ?? 4) + 1;

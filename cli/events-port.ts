@@ -9,7 +9,7 @@
  */
 import type { Command } from 'commander';
 import type { Observable } from 'rxjs';
-import { startEventServer, type EventServerHandle } from '../actors/event-server.ts';
+import type { EventServerHandle } from '../actors/event-server.ts';
 import { createOpsLog } from '../actors/ops/ops-log.ts';
 import type { TrainingEvent } from '../streams/training-events.ts';
 import { nonNegativeInt, positiveInt } from './output.ts';
@@ -71,6 +71,7 @@ export async function serveEventsPort(
     return undefined;
   }
   const write = options.write ?? ((line: string) => void process.stderr.write(line));
+  const { startEventServer } = await import('../actors/event-server.ts');
   const server = await startEventServer({
     port: flags.eventsPort,
     events,

@@ -5,7 +5,7 @@
  */
 import { InvalidArgumentError, type Command } from 'commander';
 import type { CreateLlmPolicyOptions } from '../policy/llm/create-llm-policy.ts';
-import { DEFAULT_BASE_URL } from '../policy/llm/create-llm-policy.ts';
+import { DEFAULT_BASE_URL } from '../policy/llm/default-base-url.ts';
 import { nonNegativeInt, positiveInt } from './output.ts';
 
 /** What `addLlmOptions` parses, as commander hands it over. */

@@ -1,6 +1,8 @@
 /**
- * The `actorgym` command. Each subcommand lives in `commands/`; logic a library user would also
- * need lives in the library folders, not here.
+ * The `actorgym` command. Each subcommand lives in `commands/`: `X.ts` holds its options and help
+ * and loads nothing heavy, `X-action.ts` what it does, imported only when it runs, so `--help`,
+ * `envs` and a mistyped command answer without loading TensorFlow.js. Logic a library user would
+ * also need lives in the library folders, not here.
  */
 import { Command } from 'commander';
 import { registerBench } from './commands/bench.ts';
@@ -20,7 +22,9 @@ import { reportFailure } from './output.ts';
 const program = new Command('actorgym')
   .description('Train and evaluate LLM-style agents on multi-turn text environments with reinforcement learning')
   .version('0.1.0')
-  .showHelpAfterError('(run with --help for usage)');
+  .showHelpAfterError('(run with --help for usage)')
+  .showSuggestionAfterError(true)
+  .addHelpText('after', '\nRun `actorgym <command> --help` for a command\'s options. `npm start` runs `actorgym start`.');
 
 registerStart(program);
 registerEnvs(program);
@@ -36,6 +40,8 @@ registerBench(program);
 registerDashboard(program);
 
 try {
+  // No command is a request for help, not for a default job: nothing heavy starts by accident.
+  if (process.argv.length <= 2) program.help();
   await program.parseAsync(process.argv);
 } catch (error) {
   reportFailure(error);

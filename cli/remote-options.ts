@@ -4,7 +4,6 @@
  * env runs on a reconnecting pool of servers (envs/remote/ws-pool.ts, docs/reliability.md).
  */
 import type { Command } from 'commander';
-import { resolveEnvDefinition } from '../envs/index.ts';
 import type { EnvDefinition } from '../envs/contract.ts';
 import { RECONNECT_BACKOFF } from '../envs/remote/backoff.ts';
 import type { PoolEvent } from '../envs/remote/ws-pool.ts';
@@ -46,8 +45,9 @@ export function printPoolEvent(event: PoolEvent): void {
 }
 
 /** The env of a command: local, or on the `--remote` pool, whose calls (start-up ones too) take `--env-timeout`. */
-export function resolveCommandEnv(env: string, flags: RemoteFlags, token: string | undefined, envTimeoutMs?: number): Promise<EnvDefinition> {
+export async function resolveCommandEnv(env: string, flags: RemoteFlags, token: string | undefined, envTimeoutMs?: number): Promise<EnvDefinition> {
   let started = false;
+  const { resolveEnvDefinition } = await import('../envs/index.ts');
   const definition = resolveEnvDefinition({
     env,
     remote: flags.remote,

@@ -8,7 +8,8 @@ export function printRolloutSummary(summary: RolloutSummary): void {
   console.log(
     `${summary.env} ${summary.split} split, agent ${summary.agent}, seed ${summary.seed}, horizon ${summary.horizon}\n` +
       table([
-        ['episodes', 'success', 'mean reward', 'mean turns', 'success', 'failure', 'truncated', 'aborted', 'steps/s'],
+        // The rate over scored episodes, then the count of each outcome (the plural names a count).
+        ['episodes', 'success rate', 'mean reward', 'mean turns', 'successes', 'failures', 'truncated', 'aborted', 'steps/s'],
         [
           String(summary.episodes),
           percent(summary.successRate),

@@ -1,24 +1,20 @@
 /**
  * `actorgym dashboard`: serves the dashboard (dashboard/) for finished runs (`--run DIR`, several
  * for overlays) and remote runs (`--connect ws://…`), until Ctrl-C. Also the dashboard options of
- * `actorgym train` (and `npm start`), which serve a live run's dashboard while it trains.
+ * `actorgym train` (and `npm start`), which serve a live run's dashboard while it trains
+ * (cli/training-dashboard.ts). What the command does is in dashboard-action.ts, imported when it runs.
  */
 import { Help, type Command } from 'commander';
-import type { Observable } from 'rxjs';
-import { createOpsLog } from '../../actors/ops/ops-log.ts';
-import { DashboardError, parseRunArg, startDashboard, type Dashboard } from '../../dashboard/index.ts';
-import type { RunEvent } from '../../streams/events.ts';
 import { isLoopbackHost } from '../../streams/wire/origin.ts';
-import type { TrainingEvent } from '../../streams/training-events.ts';
-import { addEventsPortOptions, EVENTS_PORT_OPTIONS, serveEventsPort, type EventsPortFlags } from '../events-port.ts';
-import { port, positiveInt, printJson } from '../output.ts';
+import { addEventsPortOptions, EVENTS_PORT_OPTIONS, type EventsPortFlags } from '../events-port.ts';
+import { port, positiveInt } from '../output.ts';
 
 /** Tried first; when taken, the next DEFAULT_PORT_FALLBACKS ports, then one the OS assigns. */
 export const DEFAULT_DASHBOARD_PORT = 8787;
-const DEFAULT_PORT_FALLBACKS = 20;
+export const DEFAULT_PORT_FALLBACKS = 20;
 
-const warn = (message: string) => process.stderr.write(`dashboard: ${message}\n`);
-const TOKEN_HINT = 'requires the token: open the URL once with ?token=<token> (it is then kept in a cookie), or send Authorization: Bearer <token>';
+export const warn = (message: string) => process.stderr.write(`dashboard: ${message}\n`);
+export const TOKEN_HINT = 'requires the token: open the URL once with ?token=<token> (it is then kept in a cookie), or send Authorization: Bearer <token>';
 
 /** `Commander` fills these from the options added by `addDashboardOptions`. */
 export interface DashboardCliOptions extends EventsPortFlags {
@@ -62,45 +58,7 @@ export function addDashboardOptions(command: Command): Command {
   return addEventsPortOptions(command);
 }
 
-/**
- * Serves the dashboard of a training run and prints its URL on stderr. A dashboard that cannot
- * start is reported and skipped: it never stops the training.
- */
-export async function serveTrainingDashboard(events: Observable<TrainingEvent>, options: DashboardCliOptions = {}): Promise<{ close(): Promise<void> }> {
-  const closers: (() => Promise<void>)[] = [];
-  const token = options.token ?? process.env.ACTORGYM_TOKEN;
-  const guard = dashboardAccess(options.dashboardHost ?? '127.0.0.1', token);
-  if (guard.warning !== undefined && (options.dashboard !== false || options.eventsPort !== undefined)) warn(guard.warning);
-  if (options.dashboard !== false) {
-    try {
-      const dashboard = await startDashboard({
-        port: options.dashboardPort ?? DEFAULT_DASHBOARD_PORT,
-        portFallbacks: DEFAULT_PORT_FALLBACKS,
-        ...(options.dashboardHost !== undefined ? { host: options.dashboardHost } : {}),
-        ...(guard.token !== undefined ? { token: guard.token } : {}),
-        warn,
-      });
-      dashboard.addLive(events, { label: 'this run' });
-      process.stderr.write(`dashboard: ${dashboard.url}\n`);
-      if (guard.token !== undefined) warn(TOKEN_HINT);
-      closers.push(() => dashboard.close());
-    } catch (error) {
-      warn(`not started: ${error instanceof Error ? error.message : String(error)} (training goes on)`);
-    }
-  }
-  // Before the run, waiting for --wait-subscribers; closing it drains every subscriber.
-  const host = options.dashboardHost !== undefined ? { host: options.dashboardHost } : {};
-  // One token guards every port the command opens: the event stream takes it wherever it listens.
-  const auth = token !== undefined && token !== '' ? { token } : {};
-  const server = await serveEventsPort(events, options, { ...host, ...auth }).catch(async (error: unknown) => {
-    await Promise.all(closers.map((close) => close()));
-    throw error;
-  });
-  if (server) closers.push(() => server.close());
-  return { close: async () => void (await Promise.all(closers.map((close) => close()))) };
-}
-
-interface DashboardCommandOptions {
+export interface DashboardCommandOptions {
   run: string[];
   connect: string[];
   token?: string;
@@ -127,47 +85,5 @@ export function registerDashboard(program: Command): void {
     .option('--alarm-seconds <s>', 'the episode board flags episodes stuck in one state this long', positiveInt('--alarm-seconds'), 30)
     .option('--json', 'print {url, runs} as JSON on stdout once serving')
     .option('--log-json', 'one JSON line on stderr per refused request and per page connection')
-    .action(async (options: DashboardCommandOptions) => {
-      if (options.run.length === 0 && options.connect.length === 0) {
-        throw new Error('nothing to show: give --run DIR (a run directory) or --connect ws://HOST:PORT (an event server); `actorgym train` serves its own dashboard');
-      }
-      const token = options.token ?? process.env.ACTORGYM_TOKEN;
-      const guard = dashboardAccess(options.host, token);
-      if (guard.warning !== undefined) warn(guard.warning);
-      const dashboard = await startDashboard({
-        port: options.port,
-        portFallbacks: options.port === 0 ? 0 : DEFAULT_PORT_FALLBACKS,
-        host: options.host,
-        allowedHosts: options.allowHost,
-        log: createOpsLog({ server: 'dashboard', enabled: options.logJson === true }),
-        ...(guard.token !== undefined ? { token: guard.token } : {}),
-        alarmMs: options.alarmSeconds * 1000,
-        warn,
-      });
-      try {
-        for (const arg of options.run) {
-          const { dir, label } = parseRunArg(arg);
-          await dashboard.addRunDir(dir, label !== undefined ? { label } : {});
-        }
-        for (const url of options.connect) dashboard.connect(url, token !== undefined ? { token } : {});
-      } catch (error) {
-        await dashboard.close();
-        throw error instanceof DashboardError ? new Error(`${error.code}: ${error.message}`) : error;
-      }
-      report(dashboard, options.json === true);
-      if (guard.token !== undefined) warn(TOKEN_HINT);
-      await new Promise<void>((resolve) => {
-        process.once('SIGINT', resolve);
-        process.once('SIGTERM', resolve);
-      });
-      await dashboard.close();
-    });
-}
-
-function report(dashboard: Dashboard, json: boolean): void {
-  const runs = dashboard.runs().map((run) => run.info());
-  if (json) return printJson({ url: dashboard.url, runs });
-  console.log(`dashboard: ${dashboard.url}`);
-  for (const run of runs) console.log(`  ${run.label} (${run.kind}): ${run.status}`);
-  console.log('Ctrl-C to stop');
+    .action(async (options: DashboardCommandOptions) => (await import('./dashboard-action.ts')).runDashboard(options));
 }

@@ -1,5 +1,5 @@
+/** `actorgym envs`: the env registry as a table (or JSON); the registry loads when the command runs. */
 import type { Command } from 'commander';
-import { categoryCounts, listEnvs } from '../../envs/index.ts';
 import { printJson, table } from '../output.ts';
 
 export function registerEnvs(program: Command): void {
@@ -7,7 +7,8 @@ export function registerEnvs(program: Command): void {
     .command('envs')
     .description('list registered environments with their splits, test categories and default horizons')
     .option('--json', 'print JSON')
-    .action((options: { json?: boolean }) => {
+    .action(async (options: { json?: boolean }) => {
+      const { categoryCounts, listEnvs } = await import('../../envs/index.ts');
       const envs = listEnvs().map((definition) => ({
         id: definition.spec.id,
         description: definition.spec.description,
@@ -20,7 +21,7 @@ export function registerEnvs(program: Command): void {
       }));
       if (options.json) return printJson(envs);
       const rows = envs.map((env) => [env.id, String(env.train), String(env.test), String(env.defaultHorizon), env.description]);
-      console.log(table([['env', 'train', 'test', 'horizon', 'description'], ...rows]));
+      console.log(table([['env', 'train tasks', 'test tasks', 'default horizon', 'description'], ...rows]));
       console.log('\ntest categories (tasks):');
       for (const env of envs) {
         const categories = Object.entries(env.testCategories).map(([name, tasks]) => `${name} ${tasks}`);

@@ -1,12 +1,14 @@
+/**
+ * `actorgym serve-policy`: its options and help. What it does (loading the checkpoint with
+ * TensorFlow.js, the server) is in serve-policy-action.ts, imported when the command runs.
+ */
 import { Option, type Command } from 'commander';
 import { DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_MS } from '../../actors/policy-server/sessions.ts';
-import { DEFAULT_DRAIN_MS, DEFAULT_MAX_BODY_BYTES, startPolicyServer } from '../../actors/policy-server.ts';
-import { loadCheckpointAgent } from '../../actors/training/checkpoint-agent.ts';
-import { BACKEND_PREFERENCES, type BackendPreference } from '../../policy/backend.ts';
-import { isLoopbackHost } from '../../streams/wire/origin.ts';
+import { DEFAULT_DRAIN_MS, DEFAULT_MAX_BODY_BYTES } from '../../actors/policy-server/limits.ts';
+import { BACKEND_PREFERENCES, type BackendPreference } from '../../policy/backend-preference.ts';
 import { port, positiveInt } from '../output.ts';
 
-interface ServePolicyOptions {
+export interface ServePolicyOptions {
   checkpoint: string;
   port: number;
   host: string;
@@ -42,33 +44,5 @@ the request's seed is the episode's sampling seed. A conversation the server ans
 context and KV cache until --max-sessions pushes it out or it idles ${DEFAULT_SESSION_IDLE_MS / 60_000} minutes; any other
 conversation is rebuilt from its turns, with the same result. Request bodies are limited to
 ${DEFAULT_MAX_BODY_BYTES / 1024 / 1024} MiB; errors use OpenAI's shape { error: { message, type, param, code } }.`)
-    .action(async (options: ServePolicyOptions) => {
-      const agent = await loadCheckpointAgent(options.checkpoint, {
-        backend: options.backend,
-        ...(options.temperature !== undefined ? { temperature: options.temperature } : {}),
-      });
-      const token = options.token ?? process.env.ACTORGYM_TOKEN;
-      if (!isLoopbackHost(options.host) && !token) {
-        process.stderr.write(`actorgym serve-policy: warning: listening on ${options.host} without --token; anyone who can reach it can use the model\n`);
-      }
-      const server = await startPolicyServer({
-        port: options.port,
-        host: options.host,
-        agent,
-        maxSessions: options.maxSessions,
-        allowOrigins: options.allowOrigin,
-        drainMs: options.drainTimeout,
-        ...(token ? { token } : {}),
-      });
-      process.stderr.write(`backend: ${agent.backend} · checkpoint ${agent.dir} (step ${agent.step}) · temperature ${agent.policy.inner.options.temperature}\n`);
-      // The ready line is what scripts and tests wait for; keep its shape.
-      process.stdout.write(`actorgym serve-policy: ${server.modelId} on ${server.url}\n`);
-      const shutdown = async () => {
-        await server.close();
-        agent.dispose();
-        process.exit(0);
-      };
-      process.once('SIGINT', () => void shutdown());
-      process.once('SIGTERM', () => void shutdown());
-    });
+    .action(async (options: ServePolicyOptions) => (await import('./serve-policy-action.ts')).runServePolicy(options));
 }

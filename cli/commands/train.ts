@@ -1,18 +1,18 @@
-import { InvalidArgumentError, Option, type Command } from 'commander';
-import { createTrainingSystem, type TrainingOptions, type TrainingSummary } from '../../actors/training-system.ts';
-import type { TrainingOptionsConfig } from '../../actors/training/config.ts';
-import { getPreset, presets, withPreset } from '../../actors/training/presets.ts';
-import { ALGORITHMS } from '../../algorithms/index.ts';
-import { BACKEND_PREFERENCES, type BackendPreference } from '../../policy/backend.ts';
-import { closeRemote } from '../close-remote.ts';
-import { addMaxAbortedOption, enforceMaxAborted, reasonList } from '../max-aborted.ts';
-import { addRemoteOptions, resolveCommandEnv, type RemoteFlags } from '../remote-options.ts';
-import { nonNegativeInt, nonNegativeNumber, percent, positiveInt, positiveNumber, printJson, table } from '../output.ts';
-import { showTrainingProgress } from '../training-progress.ts';
-import { addModelOptions, givenModelConfig, type ModelCliOptions } from '../model-options.ts';
-import { addDashboardOptions, serveTrainingDashboard, type DashboardCliOptions } from './dashboard.ts';
+/**
+ * `actorgym train`: its options and help. What it does (TensorFlow.js, the training system) is in
+ * train-action.ts, imported when the command runs.
+ */
+import { Option, type Command } from 'commander';
+import { presets } from '../../actors/training/presets.ts';
+import { ALGORITHMS } from '../../algorithms/algorithm-names.ts';
+import { BACKEND_PREFERENCES, type BackendPreference } from '../../policy/backend-preference.ts';
+import { addMaxAbortedOption } from '../max-aborted.ts';
+import { addRemoteOptions, type RemoteFlags } from '../remote-options.ts';
+import { nonNegativeInt, nonNegativeNumber, positiveInt, positiveNumber } from '../output.ts';
+import { addModelOptions, type ModelCliOptions } from '../model-options.ts';
+import { addDashboardOptions, type DashboardCliOptions } from './dashboard.ts';
 
-interface TrainCliOptions extends DashboardCliOptions, RemoteFlags, ModelCliOptions {
+export interface TrainCliOptions extends DashboardCliOptions, RemoteFlags, ModelCliOptions {
   env: string;
   steps?: number;
   preset?: string;
@@ -44,21 +44,6 @@ interface TrainCliOptions extends DashboardCliOptions, RemoteFlags, ModelCliOpti
   evalEpisodes?: number;
   evalTemperature?: number;
   evalHorizon?: number;
-}
-
-export const defaultRunDir = (): string => `runs/${new Date().toISOString().replace(/[:.]/g, '-').replace('T', '_').slice(0, 19)}`;
-
-/** The run configuration the user gave explicitly (so that --resume can tell a conflict from a default). */
-function givenConfig(command: Command, o: TrainCliOptions): TrainingOptionsConfig {
-  const given = (key: keyof TrainCliOptions): boolean => command.getOptionValueSource(key) === 'cli';
-  const pick = <K extends keyof TrainCliOptions>(key: K): Partial<Record<K, TrainCliOptions[K]>> =>
-    given(key) ? ({ [key]: o[key] } as Partial<Record<K, TrainCliOptions[K]>>) : {};
-  return {
-    ...pick('algo'), ...pick('schedule'), ...pick('seed'), ...pick('tasksPerStep'), ...pick('groupSize'), ...pick('concurrency'),
-    ...pick('lr'), ...pick('epochs'), ...pick('minibatch'), ...pick('temperature'), ...pick('klCoef'), ...pick('entropyCoef'),
-    ...pick('checkpointEvery'), ...pick('stdNorm'), ...pick('evalEpisodes'), ...pick('evalTemperature'), ...pick('evalHorizon'),
-    ...givenModelConfig(command, o),
-  } as TrainingOptionsConfig;
 }
 
 export function registerTrain(program: Command): void {
@@ -96,76 +81,10 @@ export function registerTrain(program: Command): void {
   addModelOptions(command);
   addRemoteOptions(command);
   addMaxAbortedOption(command, 'test episodes of the final evaluation');
-  command
-    .action(async (options: TrainCliOptions, command: Command) => {
-      const token = options.token ?? process.env.ACTORGYM_TOKEN;
-      const env = await resolveCommandEnv(options.env, options, token, options.envTimeout);
-      const out = options.out ?? (options.resume === undefined ? defaultRunDir() : undefined);
-      const preset = options.preset !== undefined ? getPreset(options.preset) : undefined;
-      const steps = options.steps ?? preset?.steps;
-      if (steps === undefined) command.error("error: required option '--steps <n>' not specified (or give --preset)");
-      const trainingOptions: TrainingOptions = {
-        ...withPreset(preset, givenConfig(command, options)),
-        env,
-        steps,
-        backend: options.backend,
-        ...(options.learnerThreads !== undefined ? { learnerThreads: Number(options.learnerThreads) } : {}),
-        ...(options.maxMinutes !== undefined ? { maxMinutes: options.maxMinutes } : {}),
-        ...(out !== undefined ? { out } : {}),
-        ...(options.resume !== undefined ? { resume: options.resume } : {}),
-        ...(options.init !== undefined ? { init: options.init } : {}),
-        envTimeoutMs: options.envTimeout,
-        maxLostRetries: options.maxLostRetries,
-      };
-      const summary = await runTraining(trainingOptions, options);
-      if (options.json) printJson(summary);
-      else printTrainingSummary(summary);
-      // Training steps never run short (they pause instead); the test evaluation is a rollout like any other.
-      const evaluation = summary.evaluation;
-      if (evaluation) {
-        const scored = evaluation.outcomes.success + evaluation.outcomes.failure + evaluation.outcomes.truncated;
-        const detail = `aborted attempts: ${reasonList(evaluation.abortReasons) || 'none'}`;
-        enforceMaxAborted({ unscored: evaluation.slots - scored, total: evaluation.slots, detail }, options.maxAborted, 'test episodes');
-      }
-      await closeRemote(env);
-    });
-}
-
-/** Runs a training system with progress on stderr and SIGINT as a graceful stop; shared with `start`. */
-export async function runTraining(options: TrainingOptions, dashboardOptions: DashboardCliOptions = {}): Promise<TrainingSummary> {
-  const training = createTrainingSystem(options);
-  const dashboard = await serveTrainingDashboard(training.events, dashboardOptions);
-  const progress = showTrainingProgress(training.events, options.steps);
-  const pauses = training.events.subscribe((event) => {
-    if (event.type === 'training.paused') process.stderr.write(`step ${event.step}: paused, ${event.slots} slot(s) to collect again; ${event.reason}; waiting for a server\n`);
-    if (event.type === 'training.resumed') process.stderr.write(`step ${event.step}: resumed after ${event.pausedSeconds.toFixed(1)} s\n`);
-  });
-  const interrupt = () => training.stop('interrupted (SIGINT)');
-  process.once('SIGINT', interrupt);
-  try {
-    return await training.run();
-  } finally {
-    process.off('SIGINT', interrupt);
-    progress.unsubscribe();
-    pauses.unsubscribe();
-    await dashboard.close();
-  }
-}
-
-export function printTrainingSummary(s: TrainingSummary): void {
-  const m = s.lastMetrics;
-  console.log(
-    `${s.env}, ${s.algo}, ${s.steps} learner steps (${s.status}) on tfjs-${s.backend} in ${s.trainSeconds.toFixed(0)} s\n` +
-      table([
-        ['last step success', 'last step loss', 'test success', 'test mean reward', 'test mean turns'],
-        [
-          m ? percent(m.successRate ?? 0) : '-',
-          m ? (m.loss ?? 0).toFixed(4) : '-',
-          s.testSuccessRate !== undefined ? percent(s.testSuccessRate) : '-',
-          s.testMeanReward !== undefined ? s.testMeanReward.toFixed(3) : '-',
-          s.testMeanTurns !== undefined ? s.testMeanTurns.toFixed(2) : '-',
-        ],
-      ]),
-  );
-  if (s.out) console.log(`\nrun: ${s.out}\ncheckpoint: ${s.checkpoint ?? '-'}\nmetrics: ${s.metricsFile ?? '-'}`);
+  command.addHelpText('after', `
+Ctrl-C stops the run after the current learner step, writes a checkpoint and prints the command
+that continues it (--resume); during the final test evaluation it stops the evaluation (no new
+episodes, the summary is of the finished ones). Either way the command exits 130; a second
+Ctrl-C quits at once.\n`);
+  command.action(async (options: TrainCliOptions, cmd: Command) => (await import('./train-action.ts')).runTrain(options, cmd));
 }

@@ -1,0 +1,83 @@
+/** What `actorgym collect` does (its options are in collect.ts). */
+import { existsSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { Subject } from 'rxjs';
+import { collectDemos } from '../../actors/demos/collect-demos.ts';
+import { writeDemos } from '../../actors/demos/write-demos.ts';
+import type { RunEvent } from '../../streams/events.ts';
+import { resolveAgent } from '../agent-spec.ts';
+import { closeRemote } from '../close-remote.ts';
+import { INTERRUPTED_EXIT_CODE, onInterrupt } from '../interrupt.ts';
+import { llmOptionsFrom } from '../llm-options.ts';
+import { percent, printJson } from '../output.ts';
+import { showRunProgress } from '../progress.ts';
+import { resolveCommandEnv } from '../remote-options.ts';
+import { printLlmUsage } from '../summary.ts';
+import type { CollectOptions } from './collect.ts';
+
+export async function runCollect(options: CollectOptions): Promise<void> {
+  const dir = path.dirname(path.resolve(options.out));
+  if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new Error(`--out ${options.out}: directory ${dir} does not exist`);
+  const token = options.token ?? process.env.ACTORGYM_TOKEN;
+  const env = await resolveCommandEnv(options.env, options, token, options.envTimeout);
+  const splitSize = env.tasks(options.split).length;
+  if (options.episodes !== undefined && options.episodes > splitSize) {
+    await closeRemote(env);
+    throw new Error(`--episodes ${options.episodes} is past the ${splitSize} tasks of the ${options.split} split of ${options.env}; give --episodes ${splitSize} or less (--samples runs each task more than once)`);
+  }
+  const agent = await resolveAgent(options.agent, {
+    env: options.env, llm: llmOptionsFrom(options), backend: options.backend,
+    ...(options.temperature !== undefined ? { temperature: options.temperature } : {}),
+  });
+  const total = (options.episodes ?? env.tasks(options.split).length) * options.samples;
+  const events = new Subject<RunEvent>();
+  const progress = showRunProgress(events, total, options.maxRetries, !options.json);
+  const stopper = new AbortController();
+  agent.watchFatal?.((error) => stopper.abort(error));
+  const interrupt = onInterrupt('stopping: collect writes its file whole or not at all, so nothing is written', () =>
+    stopper.abort(new Error('interrupted (SIGINT); nothing written')),
+  );
+  const started = performance.now();
+  try {
+    const result = await collectDemos({
+      env, agent: agent.spec, agentName: options.agent, split: options.split, samples: options.samples, seed: options.seed,
+      concurrency: options.concurrency, onlySuccess: options.onlySuccess === true, envTimeoutMs: options.envTimeout,
+      maxRetries: options.maxRetries, maxLostRetries: options.maxLostRetries, signal: stopper.signal, events,
+      ...(options.episodes !== undefined ? { episodes: options.episodes } : {}),
+      ...(options.horizon !== undefined ? { horizon: options.horizon } : {}),
+      ...(agent.agentTimeoutMs !== undefined ? { agentTimeoutMs: agent.agentTimeoutMs } : {}),
+    }).catch((error: unknown) => {
+      throw agent.fatalError?.() ?? error;
+    });
+    const fatal = agent.fatalError?.();
+    if (fatal) throw fatal;
+    events.complete();
+    writeDemos(options.out, result.demos, options.format, { env });
+    const counts = {
+      out: options.out, format: options.format, env: options.env, agent: options.agent, split: options.split,
+      episodes: result.episodes, successes: result.successes, successRate: result.summary.successRate,
+      written: result.demos.length, filtered: result.filtered, aborted: result.aborted,
+      seconds: Math.round((performance.now() - started) / 100) / 10,
+    };
+    const llm = agent.usage?.();
+    if (options.json) printJson({ ...counts, ...(llm ? { llm } : {}) });
+    else {
+      console.log(
+        `${counts.written} demos written to ${options.out} (${options.format}): ${result.episodes} episodes, ${result.successes} successes (${percent(result.summary.successRate)})` +
+          `${options.onlySuccess ? `, ${result.filtered} unsuccessful left out` : ''}, ${result.aborted} aborted and not written, ${counts.seconds} s`,
+      );
+      if (llm) printLlmUsage(llm);
+    }
+    if (result.aborted > 0) process.stderr.write(`warning: ${result.aborted} episode(s) aborted by infrastructure failures and not written\n`);
+  } catch (error) {
+    if (!interrupt.interrupted) throw error;
+    process.stderr.write(`interrupted: nothing written to ${options.out}\n`);
+    process.exitCode = INTERRUPTED_EXIT_CODE;
+  } finally {
+    interrupt.dispose();
+    events.complete();
+    progress?.unsubscribe();
+    await agent.dispose();
+    await closeRemote(env);
+  }
+}

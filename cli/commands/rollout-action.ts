@@ -1,0 +1,90 @@
+/** What `actorgym rollout` does (its options are in rollout.ts). */
+import { createRolloutSystem } from '../../actors/rollout-system.ts';
+import { resolveAgent } from '../agent-spec.ts';
+import { closeRemote } from '../close-remote.ts';
+import { checkEpisodesAgainstSplit } from '../episodes-past-split.ts';
+import { serveEventsPort } from '../events-port.ts';
+import { INTERRUPTED_EXIT_CODE, onInterrupt } from '../interrupt.ts';
+import { llmOptionsFrom } from '../llm-options.ts';
+import { enforceMaxAborted, reasonList } from '../max-aborted.ts';
+import { printJson } from '../output.ts';
+import { showRunProgress } from '../progress.ts';
+import { resolveCommandEnv, serverStats } from '../remote-options.ts';
+import { printLlmUsage, printRolloutSummary } from '../summary.ts';
+import type { RolloutOptions } from './rollout.ts';
+
+export async function runRollout(options: RolloutOptions): Promise<void> {
+  if (options.horizon !== undefined && options.schedule !== undefined) throw new Error('give --horizon or --schedule, not both');
+  const token = options.token ?? process.env.ACTORGYM_TOKEN;
+  const env = await resolveCommandEnv(options.env, options, token, options.envTimeout);
+  const tasks = env.tasks(options.split).length;
+  let repeatNote: string | undefined;
+  try {
+    if (options.episodes !== undefined) {
+      repeatNote = checkEpisodesAgainstSplit({ episodes: options.episodes, tasks, split: options.split, env: env.spec.id, repeat: options.repeat === true });
+    }
+  } catch (error) {
+    await closeRemote(env);
+    throw error;
+  }
+  if (repeatNote !== undefined) process.stderr.write(`${repeatNote}\n`);
+  const agent = await resolveAgent(options.agent, {
+    env: options.env,
+    llm: llmOptionsFrom(options),
+    backend: options.backend,
+    ...(options.temperature !== undefined ? { temperature: options.temperature } : {}),
+  });
+  const system = createRolloutSystem({
+    env,
+    agent: agent.spec,
+    split: options.split,
+    ...(options.episodes !== undefined ? { episodes: options.episodes } : {}),
+    concurrency: options.concurrency,
+    ...(options.horizon !== undefined ? { schedule: `fixed:${options.horizon}` } : {}),
+    ...(options.schedule !== undefined ? { schedule: options.schedule } : {}),
+    seed: options.seed,
+    maxRetries: options.maxRetries,
+    maxLostRetries: options.maxLostRetries,
+    envTimeoutMs: options.envTimeout,
+    ...(agent.agentTimeoutMs !== undefined ? { agentTimeoutMs: agent.agentTimeoutMs } : {}),
+  });
+  // Before the run: subscribers see it from `run.started`; close() below drains them.
+  const eventServer = await serveEventsPort(system.events, options, token ? { token } : {});
+  const total = options.episodes ?? tasks;
+  const progress = showRunProgress(system.events, total, options.maxRetries, !options.json);
+  agent.watchFatal?.((error) => system.stop(error.message));
+  const interrupt = onInterrupt('stopping: no new episodes; running ones end as aborted', () => system.stop('interrupted (SIGINT)'));
+  const summary = await system.run().finally(() => interrupt.dispose());
+  progress?.unsubscribe();
+  await eventServer?.close();
+  await agent.dispose();
+  const fatal = agent.fatalError?.();
+  if (fatal) {
+    await closeRemote(env);
+    throw fatal;
+  }
+  const llm = agent.usage?.();
+  const servers = serverStats(env);
+  const repeated = repeatNote !== undefined ? { repeated: { tasks, episodes: summary.slots } } : {};
+  if (options.json) printJson({ ...summary, ...repeated, ...(interrupt.interrupted ? { interrupted: true } : {}), ...(llm ? { llm } : {}), ...(servers ? { servers } : {}) });
+  else {
+    printRolloutSummary(summary);
+    if (llm) printLlmUsage(llm);
+  }
+  if (interrupt.interrupted) {
+    process.stderr.write(`interrupted: ${summary.episodes - summary.outcomes.aborted} of ${summary.slots} episodes finished and scored; the rest were stopped\n`);
+    process.exitCode = INTERRUPTED_EXIT_CODE;
+    await closeRemote(env);
+    return;
+  }
+  if (summary.outcomes.aborted > 0) {
+    process.stderr.write(
+      `warning: ${summary.outcomes.aborted} episode(s) aborted by infrastructure failures (not scored); see outcomes.aborted\n`,
+    );
+  }
+  enforceMaxAborted(
+    { unscored: summary.slots - summary.outcomes.success - summary.outcomes.failure - summary.outcomes.truncated, total: summary.slots, detail: `aborted attempts: ${reasonList(summary.abortReasons) || 'none'}` },
+    options.maxAborted,
+  );
+  await closeRemote(env);
+}

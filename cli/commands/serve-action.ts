@@ -1,0 +1,63 @@
+/** What `actorgym serve` does (its options are in serve.ts). */
+import { startAgentGymHttpServer } from '../../actors/agentgym-http-server.ts';
+import { rateLimitOf } from '../../actors/env-server/token-bucket.ts';
+import { startEnvServer } from '../../actors/env-server.ts';
+import { createOpsLog } from '../../actors/ops/ops-log.ts';
+import { EnvError, getEnv } from '../../envs/index.ts';
+import { isLoopbackHost } from '../../streams/wire/origin.ts';
+import type { ServeOptions } from './serve.ts';
+
+export async function runServe(envId: string, options: ServeOptions): Promise<void> {
+  const definition = getEnv(envId);
+  const token = options.token ?? process.env.ACTORGYM_TOKEN;
+  if (!token && !isLoopbackHost(options.host)) {
+    process.stderr.write(
+      `actorgym serve: warning: listening on ${options.host} without --token; anyone who can reach this machine can open and step env instances\n`,
+    );
+  }
+  const server = await startEnvServer({
+    port: options.port,
+    host: options.host,
+    resolveEnv: (id) => {
+      if (id === definition.spec.id) return definition;
+      throw new EnvError('ENV_UNKNOWN', `this server serves "${definition.spec.id}", not "${id}"`);
+    },
+    maxInstances: options.maxInstances,
+    maxInstancesPerConnection: options.maxInstancesPerConnection,
+    maxConnections: options.maxConnections,
+    maxTotalBufferedBytes: options.maxBufferedBytes,
+    rateLimit: rateLimitOf(options.rateLimit),
+    handshakeTimeoutMs: options.handshakeTimeout,
+    allowOrigins: options.allowOrigin,
+    log: createOpsLog({ server: 'env', enabled: options.logJson === true }),
+    ...(token ? { token } : {}),
+  });
+  // The ready line is what scripts and tests wait for; keep its shape.
+  process.stdout.write(`actorgym serve: ${definition.spec.id} listening on ${server.url}\n`);
+  const http =
+    options.agentgymHttp !== undefined
+      ? await startAgentGymHttpServer({
+          port: options.agentgymHttp,
+          host: options.host,
+          definition,
+          token: [...(token ? [token] : []), ...options.httpToken],
+          allowOrigins: options.allowOrigin,
+          maxInstances: options.httpMaxInstances,
+          maxInstancesPerClient: options.httpMaxInstancesPerClient,
+          maxConnections: options.maxConnections,
+          headersTimeoutMs: options.handshakeTimeout,
+          log: createOpsLog({ server: 'agentgym-http', enabled: options.logJson === true }),
+        })
+      : undefined;
+  if (http) process.stdout.write(`actorgym serve: AgentGym HTTP protocol on ${http.url}\n`);
+  // The first signal drains (running episodes finish, within --drain-timeout); a second one closes at once.
+  let stopping = false;
+  const shutdown = async () => {
+    if (stopping) await Promise.all([server.close(), http?.close()]);
+    stopping = true;
+    await Promise.all([server.drain(options.drainTimeout), http?.drain(options.drainTimeout)]);
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void shutdown());
+  process.on('SIGTERM', () => void shutdown());
+}
