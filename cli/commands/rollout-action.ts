@@ -27,7 +27,6 @@ export async function runRollout(options: RolloutOptions): Promise<void> {
     await closeRemote(env);
     throw error;
   }
-  if (repeatNote !== undefined) process.stderr.write(`${repeatNote}\n`);
   const agent = await resolveAgent(options.agent, {
     env: options.env,
     llm: llmOptionsFrom(options),
@@ -54,6 +53,7 @@ export async function runRollout(options: RolloutOptions): Promise<void> {
   const progress = showRunProgress(system.events, total, options.maxRetries, !options.json);
   agent.watchFatal?.((error) => system.stop(error.message));
   const interrupt = onInterrupt('stopping: no new episodes; running ones end as aborted', () => system.stop('interrupted (SIGINT)'));
+  if (repeatNote !== undefined) process.stderr.write(`${repeatNote}\n`);
   const summary = await system.run().finally(() => interrupt.dispose());
   progress?.unsubscribe();
   await eventServer?.close();

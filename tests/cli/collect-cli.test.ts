@@ -15,7 +15,8 @@ describe('actorgym collect', () => {
     const args = ['collect', '--env', 'babyai', '--agent', 'random', '--episodes', '4', '--samples', '2', '--horizon', '6', '--seed', '9', '--json'];
     const a = await runCli([...args, '--out', ours]);
     expect(a.code, a.stderr).toBe(0);
-    const counts = JSON.parse(a.stdout) as { episodes: number; successes: number; written: number; aborted: number; format: string };
+    // Everything but the wall time, which differs from run to run.
+    const { seconds: _seconds, ...counts } = JSON.parse(a.stdout) as { episodes: number; successes: number; written: number; aborted: number; format: string; seconds: number };
     expect(counts).toMatchObject({ episodes: 8, written: 8, aborted: 0, format: 'actorgym' });
     const b = await runCli([...args, '--format', 'agenttraj', '--out', theirs]);
     expect(b.code, b.stderr).toBe(0);

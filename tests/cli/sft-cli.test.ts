@@ -31,7 +31,7 @@ describe('collect → sft → train --init (CLI)', () => {
     expect(JSON.parse(only.stdout)).toMatchObject({ written: successes, filtered: 12 - successes });
     const tooMany = await runCli(['collect', '--env', 'babyai', '--episodes', '99999', '--out', path.join(dir, 'x.jsonl')]);
     expect(tooMany.code).not.toBe(0);
-    expect(tooMany.stderr).toMatch(/has 1440 tasks; --episodes 99999 would repeat tasks/);
+    expect(tooMany.stderr).toMatch(/--episodes 99999 is past the 1440 tasks of the train split of babyai; give --episodes 1440 or less \(--samples/);
   });
 
   it('sft writes a checkpoint that train --init continues from', async () => {
