@@ -7,7 +7,7 @@ import type { Command } from 'commander';
 import type { EnvDefinition } from '../envs/contract.ts';
 import { RECONNECT_BACKOFF } from '../envs/remote/backoff.ts';
 import type { PoolEvent } from '../envs/remote/ws-pool.ts';
-import { SERVER_WAIT_MS } from '../envs/remote/ws-pool.ts';
+import { SERVER_WAIT_MS } from '../envs/remote/pool-limits.ts';
 import { nonNegativeInt } from './output.ts';
 
 /** Retries of a slot aborted by a lost server, on top of --max-retries. */

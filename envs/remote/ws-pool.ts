@@ -14,8 +14,9 @@ import { RECONNECT_BACKOFF, type BackoffOptions } from './backoff.ts';
 import { ServerLink, type LinkChange, type Placement, type ServerStats } from './server-link.ts';
 import { connectEnvServer, type EnvServerConnectOptions, type EnvServerConnection, type RemoteEnvInfo } from './ws-client.ts';
 
-/** How long a placement waits for a server when none is connected (ms). */
-export const SERVER_WAIT_MS = 5_000;
+import { SERVER_WAIT_MS } from './pool-limits.ts';
+
+export { SERVER_WAIT_MS };
 
 export interface EnvServerPoolOptions extends EnvServerConnectOptions {
   /** How long placing an instance waits for a live server when none is connected (ms). Default 5 000. */
