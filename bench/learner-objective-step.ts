@@ -3,8 +3,10 @@
  * (actors/learner/update.ts: the clipped policy loss, k3 KL, entropy bonus, gradient clipping
  * and Adam) on one thread, and with half of it in a worker thread (learner/data-parallel.ts).
  * GRPO's loss (no critic), rows of batch 32 × sequence 128 with every token after the first
- * trained and no allowed-token sets (no constraint bias): the work of bench/torch_reference.py's
- * step, less its value head.
+ * trained and no allowed-token sets (no constraint bias). Old and reference log-probs are inputs
+ * (the learner scores them once per learner step, before its updates), so no reference forward
+ * is timed. bench/torch_reference.py times the same update in PyTorch (its docstring lists both
+ * sides term by term); the first step's loss terms agree to the initialisation's noise.
  */
 import { learnerDefaults, type LearnerArgs } from '../actors/learner/args.ts';
 import { DataParallelGrads } from '../actors/learner/data-parallel.ts';

@@ -5,18 +5,21 @@
  *    config at its full context (seq 256, batch 16), plus — in the same run, for the ratio — a
  *    straightforward tfjs implementation (one-hot embedding, autodiff matmuls with transpose
  *    flags, batched attention) of the reference step;
- *  - the same reference step through the learner's own update (bench/learner-objective-step.ts)
- *    on one thread and on two (a worker takes half of it: actors/learner/data-parallel.ts);
+ *  - the same reference step through the learner's own update (bench/learner-objective-step.ts:
+ *    GRPO's clipped loss, k3 KL, entropy bonus, gradient clipping, Adam, no value head) on one
+ *    thread and on two (a worker takes half of it: actors/learner/data-parallel.ts);
  *  - actor: KV-cache decode tokens/s at batch 1 and batch 64.
  * No assertions: the machine is shared; read medians and ratios from one run.
  *
- *   npx tsx bench/transformer-step.ts [--backend wasm] [--steps 5] [--no-naive] [--no-torch] [--sweep]
+ *   npx tsx bench/transformer-step.ts [--backend wasm] [--steps 5] [--no-naive] [--no-torch] [--learner-only] [--sweep]
  *
  * When /usr/bin/python3 has torch (Debian's python3-torch), bench/torch_reference.py runs right
- * after the tfjs steps and the ratio is printed; `--no-torch` skips it.
+ * after the tfjs steps: the same update (same objective, data and layout; its docstring spells
+ * out both sides) at 1 thread and at all cores. Printed ratios: learner on 2 threads against
+ * PyTorch's best, learner on 1 thread against PyTorch on 1. `--no-torch` skips it;
+ * `--learner-only` times only the learner update and PyTorch (a short run, for repeats).
  * `--sweep` also times candidate default sizes (learner at full context, decode at batch 64).
- *
- * bench/torch_reference.py measures the same reference step in PyTorch.
+ * The other tfjs steps (next-token loss with a value head) have no PyTorch counterpart.
  */
 import * as tf from '@tensorflow/tfjs';
 import { spawnSync } from 'node:child_process';
@@ -147,6 +150,38 @@ async function prefillTokensPerSec(model: Transformer, rows: number, steps: numb
   return { fresh: total / (median(fresh) / 1000), withPast: (total - rows) / (median(withPast) / 1000) };
 }
 
+export interface BenchLearnerVsTorchResult {
+  readonly backend: string;
+  /** The reference step through the learner's own update, on 1 and 2 learner threads. */
+  readonly learnerTokensPerSec: Readonly<Record<'1' | '2', number>>;
+  /** PyTorch tokens/s by thread count for the same update, when measured. */
+  readonly torchTokensPerSec: Readonly<Record<string, number>> | undefined;
+  readonly stepMs: Readonly<Record<'learner-1' | 'learner-2', number[]>>;
+}
+
+/** The learner's update on the reference step (1 and 2 threads), then PyTorch's same update. */
+export async function benchLearnerVsTorch(opts: Pick<BenchTransformerStepOptions, 'backend' | 'steps' | 'torch' | 'log'> = {}): Promise<BenchLearnerVsTorchResult> {
+  const log = opts.log ?? (() => {});
+  const steps = opts.steps ?? 5;
+  const backend = await selectBackend(opts.backend ?? 'wasm');
+  log('learner update (learner/update.ts) on the reference step, 1 and 2 threads…');
+  const stepMs = {
+    'learner-1': await learnerObjectiveStepMs(REFERENCE_CONFIG, 1, steps, backend),
+    'learner-2': await learnerObjectiveStepMs(REFERENCE_CONFIG, 2, steps, backend),
+  };
+  let torch: Record<string, number> | undefined;
+  if (opts.torch !== false) {
+    log('PyTorch, the same update (bench/torch_reference.py)…');
+    torch = torchReference();
+  }
+  return {
+    backend,
+    learnerTokensPerSec: { '1': 4096 / (median(stepMs['learner-1']) / 1000), '2': 4096 / (median(stepMs['learner-2']) / 1000) },
+    torchTokensPerSec: torch,
+    stepMs,
+  };
+}
+
 export async function benchTransformerStep(opts: BenchTransformerStepOptions = {}): Promise<BenchTransformerStepResult> {
   const log = opts.log ?? (() => {});
   const steps = opts.steps ?? 5;
@@ -172,15 +207,8 @@ export async function benchTransformerStep(opts: BenchTransformerStepOptions = {
   stepMs['default'] = timeSteps(steps, () => loss(def, defTokens), Object.values(def.params));
   defTokens.dispose();
 
-  log('learner update (learner/update.ts) on the reference step, 1 and 2 threads…');
-  stepMs['learner-1'] = await learnerObjectiveStepMs(REFERENCE_CONFIG, 1, steps, backend);
-  stepMs['learner-2'] = await learnerObjectiveStepMs(REFERENCE_CONFIG, 2, steps, backend);
-
-  let torch: Record<string, number> | undefined;
-  if (opts.torch !== false) {
-    log('PyTorch reference step (bench/torch_reference.py)…');
-    torch = torchReference();
-  }
+  const learner = await benchLearnerVsTorch(opts);
+  Object.assign(stepMs, learner.stepMs);
 
   log('decode, batch 1 and 64…');
   const decodeSteps = opts.decodeSteps ?? 24;
@@ -195,11 +223,11 @@ export async function benchTransformerStep(opts: BenchTransformerStepOptions = {
     trainedTokensPerSec: 4096 / (median(stepMs['reference']) / 1000),
     trainedTokensPerSecDefault: (16 * DEFAULT_TRANSFORMER_CONFIG.maxContext) / (median(stepMs['default']) / 1000),
     trainedTokensPerSecNaive: naive,
-    learnerTokensPerSec: { '1': 4096 / (median(stepMs['learner-1']) / 1000), '2': 4096 / (median(stepMs['learner-2']) / 1000) },
+    learnerTokensPerSec: learner.learnerTokensPerSec,
     decodeTokensPerSecBatch1: decode1,
     decodeTokensPerSecBatch64: decode64,
     prefillTokensPerSec: prefill,
-    torchTokensPerSec: torch,
+    torchTokensPerSec: learner.torchTokensPerSec,
     stepMs,
   };
 }
@@ -227,10 +255,45 @@ export async function sweepConfigs(steps = 3): Promise<Array<{ label: string; pa
   return out;
 }
 
+const f = (x: number): string => Math.round(x).toLocaleString('en-US');
+
+/** The learner-against-PyTorch rows: the ratios are 2 threads / PyTorch's best and 1 thread / PyTorch's 1 thread. */
+function learnerRows(r: BenchLearnerVsTorchResult): Array<[string, string, string]> {
+  const torch = r.torchTokensPerSec ?? {};
+  const torchBest = Math.max(...Object.values(torch));
+  const ratio = (tps: number, anchor: number | undefined, what: string): string =>
+    (anchor !== undefined && Number.isFinite(anchor) ? ` · ${(tps / anchor).toFixed(2)}× ${what}` : '');
+  const rows: Array<[string, string, string]> = [
+    ['learner update, 1 thread (4,096 tok/step)', `${f(r.learnerTokensPerSec['1'])} tok/s`,
+      `${f(median(r.stepMs['learner-1']))} ms/step${ratio(r.learnerTokensPerSec['1'], torch['1'], 'PyTorch on 1 thread')}`],
+    ['learner update, 2 threads (data-parallel)', `${f(r.learnerTokensPerSec['2'])} tok/s`,
+      `${f(median(r.stepMs['learner-2']))} ms/step · ×${(r.learnerTokensPerSec['2'] / r.learnerTokensPerSec['1']).toFixed(2)}${ratio(r.learnerTokensPerSec['2'], torchBest, "PyTorch's best")}`],
+  ];
+  for (const [threads, tps] of Object.entries(torch)) {
+    rows.push([`PyTorch, the same update, ${threads} thread${threads === '1' ? '' : 's'}`, `${f(tps)} tok/s`, tps === torchBest ? "PyTorch's best" : '']);
+  }
+  return rows;
+}
+
+function printRows(title: string, rows: ReadonlyArray<readonly [string, string, string]>): void {
+  const w0 = Math.max(...rows.map((x) => x[0].length));
+  const w1 = Math.max(...rows.map((x) => x[1].length));
+  console.log(title);
+  for (const [a, b, c] of rows) console.log(`  ${a.padEnd(w0)}  ${b.padStart(w1)}  ${c}`);
+}
+
+const NO_TORCH = '  PyTorch: not measured (/usr/bin/python3 has no torch: apt-get install python3-torch libopenblas0-pthread)';
+
+/** Only the learner update and PyTorch's (`--learner-only`). */
+export async function runLearnerVsTorchBench(opts: Pick<BenchTransformerStepOptions, 'backend' | 'steps' | 'torch'> = {}): Promise<void> {
+  const r = await benchLearnerVsTorch({ log: (line) => console.error(line), ...opts });
+  printRows(`learner update on tfjs-${r.backend} against PyTorch, reference step (medians; ratios from this run)`, learnerRows(r));
+  if (r.torchTokensPerSec === undefined) console.log(NO_TORCH);
+}
+
 /** Prints the table (the `run` of a bench/index.ts entry). */
 export async function runTransformerStepBench(opts: BenchTransformerStepOptions = {}): Promise<void> {
   const r = await benchTransformerStep({ log: (line) => console.error(line), ...opts });
-  const f = (x: number): string => Math.round(x).toLocaleString('en-US');
   const rows: Array<[string, string, string]> = [
     [`learner, reference (4,096 tok/step)`, `${f(r.trainedTokensPerSec)} tok/s`, `${f(median(r.stepMs['reference']!))} ms/step`],
     [`learner, default ctx ${DEFAULT_TRANSFORMER_CONFIG.maxContext} (4,096 tok/step)`, `${f(r.trainedTokensPerSecDefault)} tok/s`, `${f(median(r.stepMs['default']!))} ms/step`],
@@ -239,17 +302,12 @@ export async function runTransformerStepBench(opts: BenchTransformerStepOptions 
     rows.push(['learner, reference, straightforward tfjs', `${f(r.trainedTokensPerSecNaive)} tok/s`,
       `×${(r.trainedTokensPerSec / r.trainedTokensPerSecNaive).toFixed(1)} faster with custom ops`]);
   }
-  const torchBest = Math.max(...Object.values(r.torchTokensPerSec ?? {}));
-  const vsTorch = (tps: number): string => (Number.isFinite(torchBest) ? ` · ${(tps / torchBest).toFixed(2)}× PyTorch's best` : '');
-  rows.push(
-    ['learner update, 1 thread (4,096 tok/step)', `${f(r.learnerTokensPerSec['1'])} tok/s`, `${f(median(r.stepMs['learner-1']!))} ms/step${vsTorch(r.learnerTokensPerSec['1'])}`],
-    ['learner update, 2 threads (data-parallel)', `${f(r.learnerTokensPerSec['2'])} tok/s`,
-      `${f(median(r.stepMs['learner-2']!))} ms/step · ×${(r.learnerTokensPerSec['2'] / r.learnerTokensPerSec['1']).toFixed(2)}${vsTorch(r.learnerTokensPerSec['2'])}`],
-  );
-  for (const [threads, tps] of Object.entries(r.torchTokensPerSec ?? {})) {
-    rows.push([`PyTorch reference, ${threads} thread${threads === '1' ? '' : 's'}`, `${f(tps)} tok/s`,
-      `tfjs-${r.backend} / PyTorch = ${(r.trainedTokensPerSec / tps).toFixed(2)} (reference step, 1 thread)`]);
-  }
+  rows.push(...learnerRows({
+    backend: r.backend,
+    learnerTokensPerSec: r.learnerTokensPerSec,
+    torchTokensPerSec: r.torchTokensPerSec,
+    stepMs: { 'learner-1': r.stepMs['learner-1']!, 'learner-2': r.stepMs['learner-2']! },
+  }));
   rows.push(
     ['decode, batch 1', `${f(r.decodeTokensPerSecBatch1)} tok/s`, ''],
     ['decode, batch 64', `${f(r.decodeTokensPerSecBatch64)} tok/s`, `×${(r.decodeTokensPerSecBatch64 / r.decodeTokensPerSecBatch1).toFixed(1)} over batch 1`],
@@ -257,11 +315,8 @@ export async function runTransformerStepBench(opts: BenchTransformerStepOptions 
       `×${(r.prefillTokensPerSec.fresh / r.prefillTokensPerSec.withPast).toFixed(2)} over the same after a 1-token past`],
     ['prefill, the same after a 1-token past', `${f(r.prefillTokensPerSec.withPast)} tok/s`, 'padded rows, general path'],
   );
-  const w0 = Math.max(...rows.map((x) => x[0].length));
-  const w1 = Math.max(...rows.map((x) => x[1].length));
-  console.log(`transformer on tfjs-${r.backend} (medians; ratios from this run)`);
-  for (const [a, b, c] of rows) console.log(`  ${a.padEnd(w0)}  ${b.padStart(w1)}  ${c}`);
-  if (r.torchTokensPerSec === undefined) console.log('  PyTorch reference: not measured (/usr/bin/python3 has no torch: apt-get install python3-torch)');
+  printRows(`transformer on tfjs-${r.backend} (medians; ratios from this run)`, rows);
+  if (r.torchTokensPerSec === undefined) console.log(NO_TORCH);
 }
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
@@ -271,16 +326,16 @@ if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.a
   };
   const backend = arg('backend') as BackendPreference | undefined;
   const steps = arg('steps');
-  await runTransformerStepBench({
+  const common = {
     ...(backend !== undefined ? { backend } : {}),
     ...(steps !== undefined ? { steps: Number(steps) } : {}),
-    naive: !process.argv.includes('--no-naive'),
     torch: !process.argv.includes('--no-torch'),
-  });
+  };
+  if (process.argv.includes('--learner-only')) await runLearnerVsTorchBench(common);
+  else await runTransformerStepBench({ ...common, naive: !process.argv.includes('--no-naive') });
   if (process.argv.includes('--sweep')) {
     console.log(`candidate sizes on wasm (context ${DEFAULT_TRANSFORMER_CONFIG.maxContext}, vocab 512)`);
     for (const r of await sweepConfigs()) {
-      const f = (x: number): string => Math.round(x).toLocaleString('en-US');
       console.log(`  ${r.label.padEnd(44)} ${f(r.params).padStart(9)} params  train ${f(r.train).padStart(6)} tok/s  decode@64 ${f(r.decode64).padStart(6)} tok/s`);
     }
   }
