@@ -2,9 +2,19 @@
 export * from './envs/index.ts';
 export * from './actors/index.ts';
 export * from './streams/index.ts';
-export { connectEnvServer, remoteEnvDefinition } from './envs/remote/ws-client.ts';
-export { poolEnvDefinition, type PoolEnvDefinition } from './envs/remote/pool-definition.ts';
-export { createAgentGymHttpEnv, agentGymHttpDefinition } from './envs/remote/agentgym-http-env.ts';
+export {
+  agentGymHttpDefinition,
+  connectEnvServer,
+  createAgentGymHttpEnv,
+  observeRun,
+  parseRemoteUrls,
+  poolEnvDefinition,
+  remoteEnvDefinition,
+  resolveEnvDefinition,
+  type EnvLocation,
+  type ObserveRunOptions,
+  type PoolEnvDefinition,
+} from './transport/index.ts';
 export type { ActRequest, Decision, Policy, TokenTrajectory } from './policy/policy.ts';
 export { createLlmPolicy, DEFAULT_BASE_URL, type CreateLlmPolicyOptions, type LlmAgent } from './policy/llm/create-llm-policy.ts';
 export { LlmPolicy, type LlmPolicyOptions } from './policy/llm/llm-policy.ts';

@@ -14,7 +14,7 @@
  * The routes themselves are ./agentgym-http/protocol.ts; this file is the server around them.
  *
  * data_idx → task: index into the definition's test tasks, followed by its train tasks
- * (`agentGymTaskOrder` in envs/remote/agentgym-http-env.ts): with 90 test tasks, data_idx 0..89
+ * (`agentGymTaskOrder` in transport/remote/agentgym-http-env.ts): with 90 test tasks, data_idx 0..89
  * are `tasks('test')` and 90.. are `tasks('train')`. Out of range is a `TASK_UNKNOWN` error.
  * An optional integer `seed` in the reset body is passed to `Env.reset`.
  *
@@ -33,7 +33,7 @@
  */
 import http from 'node:http';
 import { EnvError, type EnvDefinition } from '../envs/contract.ts';
-import { answerHealth, type HealthState } from './ops/health.ts';
+import { answerHealth, type HealthState } from '../transport/health.ts';
 import type { OpsLog } from './ops/ops-log.ts';
 import { admit, corsHeaders, PREFLIGHT_HEADERS } from './agentgym-http/access.ts';
 import { adapterFor } from './agentgym-http/adapters.ts';

@@ -16,9 +16,9 @@ import {
   SERVER_CALL_TIMEOUT_MS,
   SERVER_DRAIN_TIMEOUT_MS,
   SERVER_HEARTBEAT_MS,
-} from '../streams/wire/limits.ts';
-import { WriteBatch } from '../streams/wire/write-batch.ts';
-import { listenWebSocket } from '../streams/wire/ws-server.ts';
+} from '../transport/wire/limits.ts';
+import { WriteBatch } from '../transport/wire/write-batch.ts';
+import { listenWebSocket } from '../transport/wire/ws-server.ts';
 import { EnvConnection, type ConnectionContext, type EnvServerCounters } from './env-server/connection.ts';
 import { OutboundBudget } from './env-server/outbound-budget.ts';
 import { TokenBucket, type RateLimit } from './env-server/token-bucket.ts';
@@ -45,7 +45,7 @@ export interface EnvServerOptions {
   readonly maxInstances?: number;
   /** Deadline of one reset/step/oracle (ms); past it the reply is ENV_TIMEOUT. Default 60 000. */
   readonly callTimeoutMs?: number;
-  /** Per-connection token bucket; `false` disables. Default `RATE_LIMIT` (streams/wire/limits.ts). */
+  /** Per-connection token bucket; `false` disables. Default `RATE_LIMIT` (transport/wire/limits.ts). */
   readonly rateLimit?: RateLimit | false;
   /** Outbound bytes queued for one peer before it is closed with 1008. Default 64 MiB. */
   readonly maxBufferedBytes?: number;

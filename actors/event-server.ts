@@ -17,19 +17,19 @@
  */
 import type { Observable, Subscription } from 'rxjs';
 import type { RawData, WebSocket } from 'ws';
-import type { HealthState } from './ops/health.ts';
+import type { HealthState } from '../transport/health.ts';
 import type { OpsLog } from './ops/ops-log.ts';
 import type { TrainingEvent } from '../streams/training-events.ts';
-import { encodeError } from '../streams/wire/env-codec.ts';
-import { decodeSubscribe, encodeEvent, encodeSubscribed, END_FRAME } from '../streams/wire/event-codec.ts';
+import { encodeError } from '../transport/wire/env-codec.ts';
+import { decodeSubscribe, encodeEvent, encodeSubscribed, END_FRAME } from '../transport/wire/event-codec.ts';
 import {
   CloseCode,
   EVENT_LOSSY_BUFFER_BYTES,
   EVENT_MAX_BUFFERED_BYTES,
   EVENT_SERVER_MAX_PAYLOAD,
   SERVER_HEARTBEAT_MS,
-} from '../streams/wire/limits.ts';
-import { listenWebSocket } from '../streams/wire/ws-server.ts';
+} from '../transport/wire/limits.ts';
+import { listenWebSocket } from '../transport/wire/ws-server.ts';
 import { isLossy } from './event-server/delivery-classes.ts';
 import { EVENT_DRAIN_TIMEOUT_MS, EVENT_REPLAY_BYTES, EVENT_SOCKET_HIGH_WATER_BYTES } from './event-server/limits.ts';
 import { ReplayLog, type ReplayEntry, type ReplayStats } from './event-server/replay-log.ts';

@@ -33,9 +33,9 @@
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import { promptFor } from '../policy/llm/prompts/index.ts';
-import { requestToken, tokenMatches } from '../streams/wire/auth.ts';
-import { originAllowed } from '../streams/wire/origin.ts';
-import { answerHealth } from './ops/health.ts';
+import { requestToken, tokenMatches } from '../transport/wire/auth.ts';
+import { originAllowed } from '../transport/wire/origin.ts';
+import { answerHealth } from '../transport/health.ts';
 import { listen } from './ops/listen.ts';
 import { BadRequest, readJsonBody } from './agentgym-http/http-io.ts';
 import { ApiError, asApiError, sendError, sendJson } from './policy-server/api-error.ts';
@@ -145,7 +145,7 @@ export async function startPolicyServer(options: PolicyServerOptions): Promise<P
   let drained: (() => void) | undefined;
 
   async function route(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
-    // Probes answer without a token, as orchestrators call them (actors/ops/health.ts).
+    // Probes answer without a token, as orchestrators call them (transport/health.ts).
     if (answerHealth(req, res, () => (draining ? { ready: false, reason: 'draining' } : { ready: true, detail: { sessions: served.sessions } }))) return;
     if (!originAllowed(req, options.allowOrigins ?? [])) {
       throw new ApiError(403, 'forbidden_origin', `browser origin ${String(req.headers.origin)} is not allowed (serve-policy --allow-origin)`);

@@ -63,7 +63,7 @@ export interface RolloutSystemOptions {
   /**
    * Further retries of a slot whose episodes were aborted because their env server was lost
    * (`env_lost`), on top of `maxRetries`: with a pool of servers the retry runs on a live one
-   * (envs/remote/ws-pool.ts), so a server dying costs no slot while another is up. Default 10.
+   * (transport/remote/ws-pool.ts), so a server dying costs no slot while another is up. Default 10.
    */
   readonly maxLostRetries?: number;
   /** Deadline of each env call (reset, step). Default 30 s. */

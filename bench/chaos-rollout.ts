@@ -8,8 +8,8 @@
  * (episode seed, turn) only, so holding it changes no outcome.
  */
 import type { Split } from '../envs/contract.ts';
-import { poolEnvDefinition } from '../envs/remote/pool-definition.ts';
-import type { ServerStats } from '../envs/remote/server-link.ts';
+import { poolEnvDefinition } from '../transport/remote/pool-definition.ts';
+import type { ServerStats } from '../transport/remote/server-link.ts';
 import type { ActRequest, Decision, Policy, TokenTrajectory } from '../policy/policy.ts';
 import { RandomPolicy } from '../policy/random-policy.ts';
 import type { RolloutSummary } from '../streams/events.ts';

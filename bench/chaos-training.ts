@@ -7,7 +7,7 @@
  */
 import { createTrainingSystem, type TrainingOptions } from '../actors/training-system.ts';
 import { TIMING_FIELDS } from '../actors/training/metrics.ts';
-import { poolEnvDefinition } from '../envs/remote/pool-definition.ts';
+import { poolEnvDefinition } from '../transport/remote/pool-definition.ts';
 import type { TrainingEvent } from '../streams/training-events.ts';
 import type { ServerFleet } from './chaos-fleet.ts';
 

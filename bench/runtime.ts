@@ -9,8 +9,8 @@
 import { createRolloutSystem } from '../actors/rollout-system.ts';
 import type { Env, EnvDefinition } from '../envs/contract.ts';
 import { getEnv } from '../envs/index.ts';
-import { agentGymHttpDefinition, agentGymTaskOrder } from '../envs/remote/agentgym-http-env.ts';
-import { remoteEnvDefinition } from '../envs/remote/ws-client.ts';
+import { agentGymHttpDefinition, agentGymTaskOrder } from '../transport/remote/agentgym-http-env.ts';
+import { remoteEnvDefinition } from '../transport/remote/ws-client.ts';
 import type { Policy } from '../policy/policy.ts';
 import { table } from '../cli/output.ts';
 import { bareRollout } from './bare-rollout.ts';

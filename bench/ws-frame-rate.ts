@@ -11,14 +11,14 @@
  * triggers here: refused frames and the close code.
  *
  * Run: `npx tsx bench/ws-frame-rate.ts [RUNS] [ENV]` (default 5, babyai). docs/protocol.md#rate-limit has the figures and
- * the default derived from them (`RATE_LIMIT`, streams/wire/limits.ts).
+ * the default derived from them (`RATE_LIMIT`, transport/wire/limits.ts).
  */
 import { pathToFileURL } from 'node:url';
 import { WebSocket } from 'ws';
 import { createRolloutSystem } from '../actors/rollout-system.ts';
 import type { EnvDefinition } from '../envs/contract.ts';
 import { getEnv } from '../envs/index.ts';
-import { remoteEnvDefinition } from '../envs/remote/ws-client.ts';
+import { remoteEnvDefinition } from '../transport/remote/ws-client.ts';
 import { table } from '../cli/output.ts';
 import { bareRollout } from './bare-rollout.ts';
 import { median, startChildServer } from './stats.ts';

@@ -1,13 +1,13 @@
 /**
  * `--remote` and the pool flags, shared by every command that runs episodes on env servers
  * (rollout, eval, train). `--remote` takes one URL or several, comma-separated: either way the
- * env runs on a reconnecting pool of servers (envs/remote/ws-pool.ts, docs/reliability.md).
+ * env runs on a reconnecting pool of servers (transport/remote/ws-pool.ts, docs/reliability.md).
  */
 import type { Command } from 'commander';
 import type { EnvDefinition } from '../envs/contract.ts';
-import { RECONNECT_BACKOFF } from '../envs/remote/backoff.ts';
-import type { PoolEvent } from '../envs/remote/ws-pool.ts';
-import { SERVER_WAIT_MS } from '../envs/remote/pool-limits.ts';
+import { RECONNECT_BACKOFF } from '../transport/remote/backoff.ts';
+import type { PoolEvent } from '../transport/remote/ws-pool.ts';
+import { SERVER_WAIT_MS } from '../transport/remote/pool-limits.ts';
 import { nonNegativeInt } from './output.ts';
 
 /** Retries of a slot aborted by a lost server, on top of --max-retries. */
@@ -47,7 +47,7 @@ export function printPoolEvent(event: PoolEvent): void {
 /** The env of a command: local, or on the `--remote` pool, whose calls (start-up ones too) take `--env-timeout`. */
 export async function resolveCommandEnv(env: string, flags: RemoteFlags, token: string | undefined, envTimeoutMs?: number): Promise<EnvDefinition> {
   let started = false;
-  const { resolveEnvDefinition } = await import('../envs/index.ts');
+  const { resolveEnvDefinition } = await import('../transport/resolve-env.ts');
   const definition = resolveEnvDefinition({
     env,
     remote: flags.remote,

@@ -16,5 +16,4 @@ export type {
 } from './contract.ts';
 export { getEnv, listEnvs, makeEnv, registerEnv } from './registry.ts';
 export { checkEnv } from './check-env.ts';
-export { resolveEnvDefinition } from './resolve.ts';
 export { categoryCounts, orderCategories, type CategoryCount } from './categories.ts';

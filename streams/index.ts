@@ -1,4 +1,4 @@
-/** The typed run events and the WebSocket streams that carry them. */
+/** The typed run events. What carries them over a network (observeRun, the wire codec) is in transport/. */
 export type {
   AbortReason,
   AgentActed,
@@ -15,4 +15,3 @@ export type {
   RunFinished,
   RunStarted,
 } from './events.ts';
-export { observeRun } from './observe-run.ts';

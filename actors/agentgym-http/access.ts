@@ -14,8 +14,8 @@
  */
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, OutgoingHttpHeaders } from 'node:http';
-import { tokenMatches } from '../../streams/wire/auth.ts';
-import { originAllowed } from '../../streams/wire/origin.ts';
+import { tokenMatches } from '../../transport/wire/auth.ts';
+import { originAllowed } from '../../transport/wire/origin.ts';
 
 export interface Caller {
   /** The token's hash: instances made by this caller are its own. Undefined without a token. */

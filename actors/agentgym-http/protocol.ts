@@ -5,7 +5,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import { EnvError, type EnvDefinition, type JsonValue } from '../../envs/contract.ts';
-import { agentGymTaskOrder } from '../../envs/remote/agentgym-http-env.ts';
+import { agentGymTaskOrder } from '../../transport/remote/agentgym-http-env.ts';
 import type { Caller } from './access.ts';
 import type { Reply, ServerAdapter } from './adapters.ts';
 import { BadRequest, intField, optionalIntField, readJsonBody, stringField, type Body } from './http-io.ts';

@@ -10,7 +10,7 @@
  * reads back to the very demos; readers that do not know it ignore it.
  */
 import { z } from 'zod';
-import { agentGymTaskOrder } from '../../envs/remote/agentgym-http-env.ts';
+import { agentGymTaskOrder } from '../../transport/remote/agentgym-http-env.ts';
 import type { EnvDefinition, Split } from '../../envs/contract.ts';
 
 export const AgentTrajMessageSchema = z.object({

@@ -5,12 +5,12 @@
  */
 import { WebSocket, type RawData } from 'ws';
 import type { Env, EnvDefinition, Oracle } from '../../envs/contract.ts';
-import { decodeJson, readId } from '../../streams/wire/decode.ts';
-import { decodeEnvRequest, encodeError, encodeResult } from '../../streams/wire/env-codec.ts';
-import type { EnvRequest, RequestId } from '../../streams/wire/env-schemas.ts';
-import { toWireError, WireFault, type WireError } from '../../streams/wire/errors.ts';
-import { CloseCode, SERVER_CLOSE_GRACE_MS } from '../../streams/wire/limits.ts';
-import type { WriteBatch } from '../../streams/wire/write-batch.ts';
+import { decodeJson, readId } from '../../transport/wire/decode.ts';
+import { decodeEnvRequest, encodeError, encodeResult } from '../../transport/wire/env-codec.ts';
+import type { EnvRequest, RequestId } from '../../transport/wire/env-schemas.ts';
+import { toWireError, WireFault, type WireError } from '../../transport/wire/errors.ts';
+import { CloseCode, SERVER_CLOSE_GRACE_MS } from '../../transport/wire/limits.ts';
+import type { WriteBatch } from '../../transport/wire/write-batch.ts';
 import type { OpsLog } from '../ops/ops-log.ts';
 import type { OutboundBudget, OutboundPeer } from './outbound-budget.ts';
 import type { TokenBucket } from './token-bucket.ts';

@@ -1,6 +1,6 @@
 /**
  * The event server's own limits, with their defaults (docs/protocol.md#event-stream). The wire
- * limits it shares with the env server (payload, heartbeat, backlog) are in streams/wire/limits.ts.
+ * limits it shares with the env server (payload, heartbeat, backlog) are in transport/wire/limits.ts.
  */
 
 /**

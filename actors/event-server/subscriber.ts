@@ -10,7 +10,7 @@
  * subscriber stops getting high-rate events; past `maxBytes` it is closed with 1008.
  */
 import { WebSocket } from 'ws';
-import { CloseCode } from '../../streams/wire/limits.ts';
+import { CloseCode } from '../../transport/wire/limits.ts';
 import { Fifo } from './fifo.ts';
 import type { ReplayEntry } from './replay-log.ts';
 

@@ -15,7 +15,7 @@
  */
 import type { Observer } from 'rxjs';
 import type { EnvDefinition, Split } from '../../envs/contract.ts';
-import { envReachability, type EnvReachability } from '../../envs/remote/pool-definition.ts';
+import { envReachability, type EnvReachability } from '../../transport/remote/pool-definition.ts';
 import type { EpisodeOutput } from '../../machines/episode.machine.ts';
 import { deriveSeed } from '../../machines/seed.ts';
 import type { FilteredPolicy, RecordedEpisode } from '../../policy/observation-filter.ts';

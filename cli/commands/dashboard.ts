@@ -5,7 +5,7 @@
  * (cli/training-dashboard.ts). What the command does is in dashboard-action.ts, imported when it runs.
  */
 import { Help, type Command } from 'commander';
-import { isLoopbackHost } from '../../streams/wire/origin.ts';
+import { isLoopbackHost } from '../../transport/wire/origin.ts';
 import { addEventsPortOptions, EVENTS_PORT_OPTIONS, type EventsPortFlags } from '../events-port.ts';
 import { port, positiveInt } from '../output.ts';
 

@@ -4,7 +4,7 @@ import { rateLimitOf } from '../../actors/env-server/token-bucket.ts';
 import { startEnvServer } from '../../actors/env-server.ts';
 import { createOpsLog } from '../../actors/ops/ops-log.ts';
 import { EnvError, getEnv } from '../../envs/index.ts';
-import { isLoopbackHost } from '../../streams/wire/origin.ts';
+import { isLoopbackHost } from '../../transport/wire/origin.ts';
 import type { ServeOptions } from './serve.ts';
 
 export async function runServe(envId: string, options: ServeOptions): Promise<void> {

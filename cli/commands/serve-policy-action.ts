@@ -1,7 +1,7 @@
 /** What `actorgym serve-policy` does (its options are in serve-policy.ts). */
 import { startPolicyServer } from '../../actors/policy-server.ts';
 import { loadCheckpointAgent } from '../../actors/training/checkpoint-agent.ts';
-import { isLoopbackHost } from '../../streams/wire/origin.ts';
+import { isLoopbackHost } from '../../transport/wire/origin.ts';
 import type { ServePolicyOptions } from './serve-policy.ts';
 
 export async function runServePolicy(options: ServePolicyOptions): Promise<void> {

@@ -11,7 +11,7 @@ import {
   SERVER_DRAIN_TIMEOUT_MS,
   SERVER_HANDSHAKE_TIMEOUT_MS,
   SERVER_MAX_CONNECTIONS,
-} from '../../streams/wire/limits.ts';
+} from '../../transport/wire/limits.ts';
 import { nonNegativeInt, port, positiveInt } from '../output.ts';
 
 export interface ServeOptions {

@@ -14,7 +14,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import os from 'node:os';
-import { hostAllowed, isLoopbackHost, originAllowed } from '../../streams/wire/origin.ts';
+import { hostAllowed, isLoopbackHost, originAllowed } from '../../transport/wire/origin.ts';
 
 export type AccessDecision =
   | { readonly ok: true; readonly setCookie?: string; readonly redirect?: string }

@@ -11,7 +11,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocket, WebSocketServer, type RawData } from 'ws';
-import { frameText } from '../../streams/wire/decode.ts';
+import { frameText } from '../../transport/wire/decode.ts';
 import type { DashboardRun } from './dashboard-run.ts';
 import { ClientFrameSchema, type BoardDiff, type MetricRow, type ServerFrame } from './wire.ts';
 

@@ -8,8 +8,8 @@
  */
 import type { RawData } from 'ws';
 import { z } from 'zod';
-import { decodeJson } from '../../streams/wire/decode.ts';
-import { RUN_EVENT_TYPES, RunEventSchema } from '../../streams/wire/event-schemas.ts';
+import { decodeJson } from '../../transport/wire/decode.ts';
+import { RUN_EVENT_TYPES, RunEventSchema } from '../../transport/wire/event-schemas.ts';
 import type { BoardEvent } from './episode-board.ts';
 
 export type RemoteFrame =

@@ -6,8 +6,8 @@
  * refused token is not retried. Invalid frames are counted and skipped.
  */
 import { WebSocket, type RawData } from 'ws';
-import { CONNECT_TIMEOUT_MS } from '../../streams/wire/limits.ts';
-import { openWebSocket, refusalStatus } from '../../streams/wire/ws-connect.ts';
+import { CONNECT_TIMEOUT_MS } from '../../transport/wire/limits.ts';
+import { openWebSocket, refusalStatus } from '../../transport/wire/ws-connect.ts';
 import type { DashboardRun } from './dashboard-run.ts';
 import { DashboardError } from './errors.ts';
 import { decodeRemoteFrame } from './remote-frames.ts';

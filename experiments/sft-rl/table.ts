@@ -26,7 +26,7 @@ function stats(xs: readonly number[]): string {
 }
 
 /** Success and mean reward of a summary: a rollout's, or a training/SFT run's test evaluation. */
-function scores(s: Summary | undefined): { success?: number; reward?: number; seconds?: number } {
+function scores(s: Summary | undefined): { success?: number | undefined; reward?: number | undefined; seconds?: number | undefined } {
   if (s === undefined) return {};
   if (typeof s.successRate === 'number') return { success: s.successRate, reward: s.meanReward as number };
   return { success: s.testSuccessRate as number | undefined, reward: s.testMeanReward as number | undefined, seconds: s.trainSeconds as number | undefined };
@@ -38,8 +38,8 @@ for (const env of envs) {
   const seeds = [0, 1, 2].filter((s) => read(path.join(dir, `sft-s${s}.json`)) !== undefined);
   const of = (kind: string) => seeds.map((s) => scores(read(path.join(dir, `${kind}-s${s}.json`))));
   const [random, sft, rl] = [of('random'), of('sft'), of('rl')];
-  const col = (xs: { success?: number; reward?: number }[], key: 'success' | 'reward') => stats(xs.map((x) => x[key]).filter((v): v is number => typeof v === 'number'));
-  const minutes = (xs: { seconds?: number }[]) => {
+  const col = (xs: { success?: number | undefined; reward?: number | undefined }[], key: 'success' | 'reward') => stats(xs.map((x) => x[key]).filter((v): v is number => typeof v === 'number'));
+  const minutes = (xs: { seconds?: number | undefined }[]) => {
     const s = xs.map((x) => x.seconds).filter((v): v is number => typeof v === 'number');
     return s.length > 0 ? (s.reduce((a, b) => a + b, 0) / s.length / 60).toFixed(1) : '–';
   };

@@ -10,8 +10,8 @@ import { createTrainingSystem, type TrainingOptions } from '../../actors/trainin
 import { TIMING_FIELDS } from '../../actors/training/metrics.ts';
 import { ServerFleet } from '../../bench/chaos-fleet.ts';
 import type { Env } from '../../envs/contract.ts';
-import { poolEnvDefinition, type PoolEnvDefinition } from '../../envs/remote/pool-definition.ts';
-import type { PooledEnv } from '../../envs/remote/pooled-env.ts';
+import { poolEnvDefinition, type PoolEnvDefinition } from '../../transport/remote/pool-definition.ts';
+import type { PooledEnv } from '../../transport/remote/pooled-env.ts';
 import type { TrainingEvent } from '../../streams/training-events.ts';
 
 // The smallest training of the training tests (training-resume.test.ts): 2 tasks × G=2, a one-layer model.

@@ -8,7 +8,7 @@ import { startEnvServer, type EnvServerHandle } from '../../actors/env-server.ts
 import { createRolloutSystem } from '../../actors/rollout-system.ts';
 import { summarize, episodeResult } from '../../actors/summarize.ts';
 import { getEnv } from '../../envs/index.ts';
-import { poolEnvDefinition } from '../../envs/remote/pool-definition.ts';
+import { poolEnvDefinition } from '../../transport/remote/pool-definition.ts';
 import type { EpisodeOutput } from '../../machines/episode.machine.ts';
 import type { EpisodeFinished, EpisodeOutcome } from '../../streams/events.ts';
 import { counterDefinition } from '../fixtures/counter-env.ts';

@@ -1,7 +1,7 @@
 /** The env server's per-connection rate limit (issue 24, finding 5: a limit that can trigger, with a flooder closed). */
 import { describe, expect, it } from 'vitest';
 import { rateLimitOf, TokenBucket } from '../../actors/env-server/token-bucket.ts';
-import { RATE_LIMIT } from '../../streams/wire/limits.ts';
+import { RATE_LIMIT } from '../../transport/wire/limits.ts';
 
 function clock() {
   let t = 0;

@@ -4,9 +4,9 @@ import { startEnvServer, type EnvServerHandle } from '../../actors/env-server.ts
 import { startEventServer } from '../../actors/event-server.ts';
 import { createRolloutSystem } from '../../actors/rollout-system.ts';
 import { getEnv } from '../../envs/index.ts';
-import { remoteEnvDefinition, type RemoteEnvDefinition } from '../../envs/remote/ws-client.ts';
+import { remoteEnvDefinition, type RemoteEnvDefinition } from '../../transport/remote/ws-client.ts';
 import type { EpisodeFinished, RunEvent } from '../../streams/events.ts';
-import { observeRun } from '../../streams/observe-run.ts';
+import { observeRun } from '../../transport/observe-run.ts';
 import { startChildServer, type ChildServer } from '../../bench/stats.ts';
 
 const babyai = getEnv('babyai');

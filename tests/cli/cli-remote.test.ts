@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { filter, firstValueFrom, take, toArray } from 'rxjs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startChildServer, type ChildServer } from '../../bench/stats.ts';
-import { observeRun } from '../../streams/observe-run.ts';
+import { observeRun } from '../../transport/observe-run.ts';
 import { BIN, runCli } from './run-cli.ts';
 
 let server: ChildServer | undefined;

@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import { lastValueFrom, toArray } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import type { TrainingEvent } from '../../streams/training-events.ts';
-import { observeRun } from '../../streams/observe-run.ts';
+import { observeRun } from '../../transport/observe-run.ts';
 import { BIN, runCli } from './run-cli.ts';
 
 /** Starts `actorgym ARGS`; `url` resolves with the event server's URL once it is printed. */

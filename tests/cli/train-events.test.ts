@@ -9,7 +9,7 @@ import path from 'node:path';
 import { lastValueFrom, toArray } from 'rxjs';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { TrainingEvent } from '../../streams/training-events.ts';
-import { observeRun } from '../../streams/observe-run.ts';
+import { observeRun } from '../../transport/observe-run.ts';
 import { BIN } from './run-cli.ts';
 
 const TINY = ['--tasks-per-step', '2', '--group-size', '2', '--schedule', 'fixed:3', '--d-model', '32', '--heads', '2', '--ff', '64', '--layers', '1', '--context', '128', '--backend', 'wasm'];

@@ -1,7 +1,8 @@
 /** Task categories (issue 23): what `actorgym eval` reports Avg@n and Pass@k by. */
 import { describe, expect, it } from 'vitest';
 import { startEnvServer } from '../../actors/env-server.ts';
-import { categoryCounts, getEnv, listEnvs, orderCategories, resolveEnvDefinition, type Split } from '../../envs/index.ts';
+import { categoryCounts, getEnv, listEnvs, orderCategories, type Split } from '../../envs/index.ts';
+import { resolveEnvDefinition } from '../../transport/resolve-env.ts';
 import { allQuestions, searchCategoryOf } from '../../envs/search/index.ts';
 import { sciworldCategoryOf } from '../../envs/sciworld/index.ts';
 import { textcraftCategoryOf } from '../../envs/textcraft/index.ts';

@@ -1,5 +1,5 @@
 /**
- * The client-side pool of env servers (envs/remote/ws-pool.ts), against real in-process servers
+ * The client-side pool of env servers (transport/remote/ws-pool.ts), against real in-process servers
  * on port 0. Issue 24, finding 2: one env-server death used to abort every remaining episode —
  * no reconnect, a restarted server never used again, and a retry "on a fresh env" opened on the
  * same dead connection.
@@ -9,11 +9,11 @@ import { WebSocketServer } from 'ws';
 import { startEnvServer, type EnvServerHandle } from '../../actors/env-server.ts';
 import { EnvError } from '../../envs/contract.ts';
 import { getEnv } from '../../envs/index.ts';
-import { backoffDelay, RECONNECT_BACKOFF } from '../../envs/remote/backoff.ts';
-import { poolEnvDefinition, type PoolEnvDefinition } from '../../envs/remote/pool-definition.ts';
-import type { PooledEnv } from '../../envs/remote/pooled-env.ts';
-import type { PoolEvent } from '../../envs/remote/ws-pool.ts';
-import { parseRemoteUrls, resolveEnvDefinition } from '../../envs/resolve.ts';
+import { backoffDelay, RECONNECT_BACKOFF } from '../../transport/remote/backoff.ts';
+import { poolEnvDefinition, type PoolEnvDefinition } from '../../transport/remote/pool-definition.ts';
+import type { PooledEnv } from '../../transport/remote/pooled-env.ts';
+import type { PoolEvent } from '../../transport/remote/ws-pool.ts';
+import { parseRemoteUrls, resolveEnvDefinition } from '../../transport/resolve-env.ts';
 
 const babyai = getEnv('babyai');
 const task = babyai.tasks('test')[0] as string;

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startAgentGymHttpServer, type AgentGymHttpServer } from '../../actors/agentgym-http-server.ts';
-import { agentGymTaskOrder } from '../../envs/remote/agentgym-http-env.ts';
+import { agentGymTaskOrder } from '../../transport/remote/agentgym-http-env.ts';
 import { CORRECT_MESSAGE, INVALID_MESSAGE, promptFor, questionOf, searchDefinition, searchTasks } from '../../envs/search/index.ts';
 
 const servers: AgentGymHttpServer[] = [];

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startAgentGymHttpServer } from '../../actors/agentgym-http-server.ts';
 import { startEnvServer } from '../../actors/env-server.ts';
 import { createRolloutSystem } from '../../actors/rollout-system.ts';
-import { remoteEnvDefinition } from '../../envs/remote/ws-client.ts';
+import { remoteEnvDefinition } from '../../transport/remote/ws-client.ts';
 import { textcraftDefinition } from '../../envs/textcraft/index.ts';
 
 const cleanups: (() => Promise<void>)[] = [];

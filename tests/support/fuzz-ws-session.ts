@@ -13,7 +13,7 @@
  * replies are in, walking its frames in send order, as the server receives them.
  */
 import fc from 'fast-check';
-import { ENV_OPS, ENV_RESPONSE_SCHEMAS, ErrorFrameSchema, type EnvOp } from '../../streams/wire/env-schemas.ts';
+import { ENV_OPS, ENV_RESPONSE_SCHEMAS, ErrorFrameSchema, type EnvOp } from '../../transport/wire/env-schemas.ts';
 import { nastyString } from './fuzz-junk.ts';
 import { opFrameText, readableId, wsFuzzFrame, type InstanceRef, type WsFuzzFrame } from './fuzz-ws-frames.ts';
 import { FuzzWsPeer, handshakeStatus } from './fuzz-ws-peer.ts';

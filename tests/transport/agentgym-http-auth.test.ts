@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { startAgentGymHttpServer, type AgentGymHttpServer, type AgentGymHttpServerOptions } from '../../actors/agentgym-http-server.ts';
-import { agentGymTaskOrder, createAgentGymHttpEnv } from '../../envs/remote/agentgym-http-env.ts';
+import { agentGymTaskOrder, createAgentGymHttpEnv } from '../../transport/remote/agentgym-http-env.ts';
 import { fakeCounterDefinition, fakeSpec } from './agentgym-fake-env.ts';
 import { basic, bearer, request } from './agentgym-http-request.ts';
 

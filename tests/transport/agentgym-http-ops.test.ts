@@ -7,7 +7,7 @@ import net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startAgentGymHttpServer, type AgentGymHttpServer, type AgentGymHttpServerOptions } from '../../actors/agentgym-http-server.ts';
 import { createOpsLog } from '../../actors/ops/ops-log.ts';
-import { agentGymTaskOrder, createAgentGymHttpEnv } from '../../envs/remote/agentgym-http-env.ts';
+import { agentGymTaskOrder, createAgentGymHttpEnv } from '../../transport/remote/agentgym-http-env.ts';
 import { fakeCounterDefinition, fakeSpec } from './agentgym-fake-env.ts';
 import { request } from './agentgym-http-request.ts';
 

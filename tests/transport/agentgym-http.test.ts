@@ -6,7 +6,7 @@ import {
   agentGymTaskOrder,
   createAgentGymHttpEnv,
   type AgentGymHttpEnvOptions,
-} from '../../envs/remote/agentgym-http-env.ts';
+} from '../../transport/remote/agentgym-http-env.ts';
 import { fakeCounterDefinition, fakeSpec } from './agentgym-fake-env.ts';
 
 const servers: AgentGymHttpServer[] = [];

@@ -12,7 +12,7 @@ import { startAgentGymHttpServer, type AgentGymHttpServer } from '../../actors/a
 import { createRolloutSystem, type RolloutSystemOptions } from '../../actors/rollout-system.ts';
 import type { EnvErrorCode } from '../../envs/contract.ts';
 import { getEnv } from '../../envs/index.ts';
-import { agentGymHttpDefinition, agentGymTaskOrder } from '../../envs/remote/agentgym-http-env.ts';
+import { agentGymHttpDefinition, agentGymTaskOrder } from '../../transport/remote/agentgym-http-env.ts';
 import { HTTP_FLAVORS, type HttpFlavor } from '../support/fuzz-http-requests.ts';
 import { emptyHttpTally, httpSession, runHttpSession } from '../support/fuzz-http-session.ts';
 import { countingDefinition, keepPlaying, memoryNow, watchCrashes, FUZZ_SEED as SEED, HONEST_PAUSE_MS, MAX_HEAP_GROWTH, MAX_RSS_GROWTH } from '../support/fuzz-watch.ts';

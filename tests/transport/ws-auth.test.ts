@@ -3,8 +3,8 @@ import { WebSocket } from 'ws';
 import { EMPTY, lastValueFrom } from 'rxjs';
 import { startEnvServer } from '../../actors/env-server.ts';
 import { startEventServer } from '../../actors/event-server.ts';
-import { connectEnvServer } from '../../envs/remote/ws-client.ts';
-import { observeRun, ObserveRunError } from '../../streams/observe-run.ts';
+import { connectEnvServer } from '../../transport/remote/ws-client.ts';
+import { observeRun, ObserveRunError } from '../../transport/observe-run.ts';
 import { counterDefinition, resolver } from './fake-env.ts';
 import { RawPeer } from './raw-peer.ts';
 

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startEnvServer } from '../../actors/env-server.ts';
-import { connectEnvServer } from '../../envs/remote/ws-client.ts';
+import { connectEnvServer } from '../../transport/remote/ws-client.ts';
 import { counterDefinition, resolver } from './fake-env.ts';
 import { RawPeer } from './raw-peer.ts';
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { EnvError, type EnvErrorCode } from '../../envs/contract.ts';
-import { decodeEnvRequest, decodeEnvResponse, encodeEnvRequest, encodeError, encodeResult } from '../../streams/wire/env-codec.ts';
-import { decodeEventServerFrame, decodeSubscribe, encodeEvent, encodeSubscribe, END_FRAME } from '../../streams/wire/event-codec.ts';
-import { toEnvError, toWireError, WIRE_ERROR_CODES, WireFault, type WireErrorCode } from '../../streams/wire/errors.ts';
+import { decodeEnvRequest, decodeEnvResponse, encodeEnvRequest, encodeError, encodeResult } from '../../transport/wire/env-codec.ts';
+import { decodeEventServerFrame, decodeSubscribe, encodeEvent, encodeSubscribe, END_FRAME } from '../../transport/wire/event-codec.ts';
+import { toEnvError, toWireError, WIRE_ERROR_CODES, WireFault, type WireErrorCode } from '../../transport/wire/errors.ts';
 
 const text = (value: string) => Buffer.from(value);
 

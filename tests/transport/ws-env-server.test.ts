@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startEnvServer, type EnvServerHandle } from '../../actors/env-server.ts';
 import { EnvError } from '../../envs/contract.ts';
-import { connectEnvServer, remoteEnvDefinition, type EnvServerConnection } from '../../envs/remote/ws-client.ts';
+import { connectEnvServer, remoteEnvDefinition, type EnvServerConnection } from '../../transport/remote/ws-client.ts';
 import { counterDefinition, playWithOracle, resolver } from './fake-env.ts';
 import { RawPeer } from './raw-peer.ts';
 

@@ -8,7 +8,7 @@ import { Subject } from 'rxjs';
 import { WebSocket } from 'ws';
 import { startEventServer, type EventServerOptions } from '../../actors/event-server.ts';
 import type { RunEvent } from '../../streams/events.ts';
-import { SERVER_CLOSE_GRACE_MS } from '../../streams/wire/limits.ts';
+import { SERVER_CLOSE_GRACE_MS } from '../../transport/wire/limits.ts';
 import { RawPeer, until } from './raw-peer.ts';
 import { acted, finished, runEvents } from './ws-event-fixtures.ts';
 

@@ -7,8 +7,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { lastValueFrom, Subject, toArray } from 'rxjs';
 import { startEventServer, type EventServerOptions } from '../../actors/event-server.ts';
 import type { RunEvent } from '../../streams/events.ts';
-import { encodeEvent } from '../../streams/wire/event-codec.ts';
-import { observeRun } from '../../streams/observe-run.ts';
+import { encodeEvent } from '../../transport/wire/event-codec.ts';
+import { observeRun } from '../../transport/observe-run.ts';
 import { RawPeer, until } from './raw-peer.ts';
 import { acted, episodeEvents, finished, runEvents, runFinished, runStarted } from './ws-event-fixtures.ts';
 

@@ -4,7 +4,7 @@ import { WebSocket } from 'ws';
 import { startEventServer, type EventServerHandle } from '../../actors/event-server.ts';
 import type { RunEvent } from '../../streams/events.ts';
 import type { TrainingEvent } from '../../streams/training-events.ts';
-import { observeRun, ObserveRunError } from '../../streams/observe-run.ts';
+import { observeRun, ObserveRunError } from '../../transport/observe-run.ts';
 import { RawPeer, until } from './raw-peer.ts';
 import { acted, finished, runEvents } from './ws-event-fixtures.ts';
 

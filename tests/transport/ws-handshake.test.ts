@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { startEnvServer } from '../../actors/env-server.ts';
-import { connectEnvServer } from '../../envs/remote/ws-client.ts';
+import { connectEnvServer } from '../../transport/remote/ws-client.ts';
 import { counterDefinition, resolver } from './fake-env.ts';
 import { getJson, openIdleSockets } from './http-probe.ts';
 import { until } from './raw-peer.ts';

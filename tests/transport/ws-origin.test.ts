@@ -8,7 +8,7 @@ import { EMPTY } from 'rxjs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startEnvServer } from '../../actors/env-server.ts';
 import { startEventServer } from '../../actors/event-server.ts';
-import { connectEnvServer } from '../../envs/remote/ws-client.ts';
+import { connectEnvServer } from '../../transport/remote/ws-client.ts';
 import { counterDefinition, resolver } from './fake-env.ts';
 import { accepted, refusal } from './http-probe.ts';
 

@@ -4,9 +4,9 @@ import { describe, expect, it } from 'vitest';
 import { lastValueFrom, Subject, toArray } from 'rxjs';
 import { startEnvServer } from '../../actors/env-server.ts';
 import { startEventServer } from '../../actors/event-server.ts';
-import { remoteEnvDefinition } from '../../envs/remote/ws-client.ts';
+import { remoteEnvDefinition } from '../../transport/remote/ws-client.ts';
 import type { RunEvent } from '../../streams/events.ts';
-import { observeRun } from '../../streams/observe-run.ts';
+import { observeRun } from '../../transport/observe-run.ts';
 import { counterDefinition, playWithOracle, resolver } from './fake-env.ts';
 import { until } from './raw-peer.ts';
 
@@ -49,7 +49,7 @@ describe('no timers or sockets left behind', () => {
   it('lets a client process exit on its own: an idle connection does not hold it open', async () => {
     const server = await startEnvServer({ port: 0, resolveEnv: resolver(counterDefinition()) });
     const fakeEnv = fileURLToPath(new URL('./fake-env.ts', import.meta.url));
-    const client = fileURLToPath(new URL('../../envs/remote/ws-client.ts', import.meta.url));
+    const client = fileURLToPath(new URL('../../transport/remote/ws-client.ts', import.meta.url));
     // The script plays an episode and never closes its connection.
     const script = `
       import { remoteEnvDefinition } from ${JSON.stringify(client)};

@@ -7,7 +7,7 @@
 import { WebSocket } from 'ws';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startEnvServer } from '../../actors/env-server.ts';
-import { remoteEnvDefinition } from '../../envs/remote/ws-client.ts';
+import { remoteEnvDefinition } from '../../transport/remote/ws-client.ts';
 import { counterDefinition, playWithOracle, resolver } from './fake-env.ts';
 import { getJson } from './http-probe.ts';
 import { RawPeer, until } from './raw-peer.ts';

@@ -9,7 +9,7 @@ import { readDemos } from '../../../actors/demos/read-demos.ts';
 import { AGENTTRAJ_ACKNOWLEDGEMENT } from '../../../actors/demos/to-agenttraj.ts';
 import { writeDemos } from '../../../actors/demos/write-demos.ts';
 import { getEnv } from '../../../envs/index.ts';
-import { agentGymTaskOrder } from '../../../envs/remote/agentgym-http-env.ts';
+import { agentGymTaskOrder } from '../../../transport/remote/agentgym-http-env.ts';
 import { NO_ACTION_MESSAGE } from '../../../policy/llm/parse-reply.ts';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'actorgym-agenttraj-'));

@@ -25,7 +25,7 @@ import {
   type Split,
   type StepInfo,
   type StepResult,
-} from '../contract.ts';
+} from '../../envs/contract.ts';
 
 /** Per-call deadline when `callTimeoutMs` is not set. */
 export const DEFAULT_CALL_TIMEOUT_MS = 30_000;

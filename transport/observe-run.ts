@@ -12,7 +12,7 @@
  */
 import { Observable } from 'rxjs';
 import { WebSocket, type RawData } from 'ws';
-import type { TrainingEvent } from './training-events.ts';
+import type { TrainingEvent } from '../streams/training-events.ts';
 import type { WireErrorCode } from './wire/errors.ts';
 import { decodeEventServerFrame, encodeSubscribe } from './wire/event-codec.ts';
 import { CLIENT_MAX_PAYLOAD, CloseCode, CONNECT_TIMEOUT_MS } from './wire/limits.ts';

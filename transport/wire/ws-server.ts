@@ -10,12 +10,17 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, WebSocket } from 'ws';
-import { answerHealth, type HealthState } from '../../actors/ops/health.ts';
-import type { OpsLog } from '../../actors/ops/ops-log.ts';
+import { answerHealth, type HealthState } from '../health.ts';
 import { requestToken, tokenMatches } from './auth.ts';
 import type { WireError, WireErrorCode } from './errors.ts';
 import { CloseCode, SERVER_CLOSE_GRACE_MS, SERVER_HANDSHAKE_TIMEOUT_MS, SERVER_MAX_CONNECTIONS } from './limits.ts';
 import { originAllowed } from './origin.ts';
+
+/**
+ * Where connection events go: the same shape as actors/ops/ops-log.ts's `OpsLog`, declared here so
+ * that the transport room does not import the actors that use it.
+ */
+export type ConnectionLog = (event: string, fields?: Readonly<Record<string, string | number | boolean | undefined>>) => void;
 
 export interface WsListenOptions {
   readonly port: number;
@@ -36,7 +41,7 @@ export interface WsListenOptions {
   /** The owner's part of readiness (e.g. an instance cap) and figures for the health probes. */
   readonly health?: () => HealthState;
   /** Connection events as JSON lines (`--log-json`). */
-  readonly log?: OpsLog;
+  readonly log?: ConnectionLog;
 }
 
 /** Who is on the other end, for log lines. */

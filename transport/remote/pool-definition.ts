@@ -4,7 +4,7 @@
  * too). The task lists are read once, from the first server that answers; every server must
  * describe the env the same way, or it is not used.
  */
-import type { EnvDefinition } from '../contract.ts';
+import type { EnvDefinition } from '../../envs/contract.ts';
 import type { ServerStats } from './server-link.ts';
 import { PooledEnv } from './pooled-env.ts';
 import { EnvServerPool, type EnvServerPoolOptions } from './ws-pool.ts';

@@ -7,13 +7,13 @@
  */
 import type { Socket } from 'node:net';
 import { WebSocket, type RawData } from 'ws';
-import { frameText, readId } from '../../streams/wire/decode.ts';
-import { decodeEnvResponse, encodeEnvRequest, type EnvRequestBody } from '../../streams/wire/env-codec.ts';
-import type { EnvOp, EnvResultByOp } from '../../streams/wire/env-schemas.ts';
-import { toEnvError } from '../../streams/wire/errors.ts';
-import { CloseCode } from '../../streams/wire/limits.ts';
-import type { WriteBatch } from '../../streams/wire/write-batch.ts';
-import { EnvError } from '../contract.ts';
+import { frameText, readId } from '../wire/decode.ts';
+import { decodeEnvResponse, encodeEnvRequest, type EnvRequestBody } from '../wire/env-codec.ts';
+import type { EnvOp, EnvResultByOp } from '../wire/env-schemas.ts';
+import { toEnvError } from '../wire/errors.ts';
+import { CloseCode } from '../wire/limits.ts';
+import type { WriteBatch } from '../wire/write-batch.ts';
+import { EnvError } from '../../envs/contract.ts';
 
 export interface RpcOptions {
   readonly callTimeoutMs: number;

@@ -1,6 +1,6 @@
 /** Encoding and decoding of event stream frames (docs/protocol.md#event-stream). */
 import type { RawData } from 'ws';
-import type { TrainingEvent } from '../training-events.ts';
+import type { TrainingEvent } from '../../streams/training-events.ts';
 import { decodeJson, decodeWith, type Decoded } from './decode.ts';
 import {
   EventServerFrameSchema,

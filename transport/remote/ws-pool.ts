@@ -9,11 +9,10 @@
  * no episode, a long one fails placements at once, so a run against a dead fleet drains quickly
  * instead of waiting at every slot.
  */
-import { EnvError } from '../contract.ts';
+import { EnvError } from '../../envs/contract.ts';
 import { RECONNECT_BACKOFF, type BackoffOptions } from './backoff.ts';
 import { ServerLink, type LinkChange, type Placement, type ServerStats } from './server-link.ts';
 import { connectEnvServer, type EnvServerConnectOptions, type EnvServerConnection, type RemoteEnvInfo } from './ws-client.ts';
-
 import { SERVER_WAIT_MS } from './pool-limits.ts';
 
 export { SERVER_WAIT_MS };

@@ -11,10 +11,10 @@ import {
   CLIENT_HIGH_WATER_MARK,
   CLIENT_MAX_PAYLOAD,
   CONNECT_TIMEOUT_MS,
-} from '../../streams/wire/limits.ts';
-import { openWebSocket, refusalStatus, whenOpen } from '../../streams/wire/ws-connect.ts';
-import { WriteBatch } from '../../streams/wire/write-batch.ts';
-import { EnvError, type Env, type EnvDefinition, type EnvSpec, type Split } from '../contract.ts';
+} from '../wire/limits.ts';
+import { openWebSocket, refusalStatus, whenOpen } from '../wire/ws-connect.ts';
+import { WriteBatch } from '../wire/write-batch.ts';
+import { EnvError, type Env, type EnvDefinition, type EnvSpec, type Split } from '../../envs/contract.ts';
 import { WsRemoteEnv } from './ws-remote-env.ts';
 import { WsRpc } from './ws-rpc.ts';
 

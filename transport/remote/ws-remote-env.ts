@@ -2,7 +2,7 @@
  * An `Env` whose instance lives on an env server, multiplexed with others over one connection.
  * The server-side instance is created lazily by the first `reset`, so making envs is free.
  */
-import { EnvError, type Env, type EnvSpec, type ResetOptions, type ResetResult, type StepResult } from '../contract.ts';
+import { EnvError, type Env, type EnvSpec, type ResetOptions, type ResetResult, type StepResult } from '../../envs/contract.ts';
 import type { WsRpc } from './ws-rpc.ts';
 
 export class WsRemoteEnv implements Env {

@@ -4,8 +4,8 @@
  * type, so the two cannot drift apart.
  */
 import { z } from 'zod';
-import type { RunEvent, RunEventType } from '../events.ts';
-import type { TrainingEvent } from '../training-events.ts';
+import type { RunEvent, RunEventType } from '../../streams/events.ts';
+import type { TrainingEvent } from '../../streams/training-events.ts';
 
 type TrainingEventType = TrainingEvent['type'];
 import { ErrorFrameSchema, RequestIdSchema } from './env-schemas.ts';

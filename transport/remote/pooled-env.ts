@@ -5,7 +5,7 @@
  * Within an episode the instance never moves: a lost server fails `step` with ENV_LOST, and the
  * episode is aborted and retried upstream.
  */
-import { EnvError, type Env, type EnvSpec, type ResetOptions, type ResetResult, type StepResult } from '../contract.ts';
+import { EnvError, type Env, type EnvSpec, type ResetOptions, type ResetResult, type StepResult } from '../../envs/contract.ts';
 import type { Placement } from './server-link.ts';
 import type { EnvServerPool } from './ws-pool.ts';
 

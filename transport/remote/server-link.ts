@@ -4,7 +4,7 @@
  * backoff (backoff.ts) and keeps trying, with the delay capped, until the pool closes, so a
  * server that is restarted on the same address is used again.
  */
-import { EnvError } from '../contract.ts';
+import { EnvError } from '../../envs/contract.ts';
 import { backoffDelay, type BackoffOptions } from './backoff.ts';
 import type { EnvServerConnection } from './ws-client.ts';
 

@@ -1,6 +1,11 @@
-import type { EnvDefinition } from './contract.ts';
-import { EnvError } from './contract.ts';
-import { getEnv, listEnvs } from './registry.ts';
+/**
+ * Where a command's env runs: the local registry, or remote env servers (`--remote`). It lives in
+ * transport/ because the remote case opens connections, which envs/ never does.
+ */
+import type { EnvDefinition } from '../envs/contract.ts';
+import { EnvError } from '../envs/contract.ts';
+// envs/index.ts, not the bare registry: it registers the built-in envs a name may refer to.
+import { getEnv, listEnvs } from '../envs/index.ts';
 import { poolEnvDefinition } from './remote/pool-definition.ts';
 import type { PoolEvent } from './remote/ws-pool.ts';
 
@@ -9,7 +14,7 @@ export interface EnvLocation {
   /**
    * `ws://host:port` of an `actorgym serve` process, or several separated by commas
    * (`ws://a:8100,ws://b:8100`): the env then runs there, on a reconnecting pool of servers
-   * (envs/remote/ws-pool.ts).
+   * (transport/remote/ws-pool.ts).
    */
   readonly remote?: string | undefined;
   readonly token?: string | undefined;
