@@ -14,7 +14,7 @@
  */
 import { assign, emit, setup } from 'xstate';
 import type { StepInfo } from '../envs/contract.ts';
-import type { AbortReason, EpisodeOutcome } from '../streams/events.ts';
+import type { AbortReason, EpisodeOutcome } from './outcome.ts';
 
 export interface EpisodeInput {
   readonly episodeId: string;

@@ -6,3 +6,4 @@ export { rolloutBufferMachine, hasRoom, type BufferEvent, type BufferInput, type
 export { runMachine, type EpisodeLaunch, type RunEventIn, type RunInput, type SlotSpec } from './run.machine.ts';
 export { parseSchedule, horizonAt, formatSchedule, type AdaptiveSchedule, type Schedule } from './schedule.ts';
 export { deriveSeed } from './seed.ts';
+export type { AbortReason, EpisodeOutcome, OutcomeCounts } from './outcome.ts';

@@ -9,7 +9,7 @@
  * backpressure first (`hasRoom`), so this only happens when the learner falls behind.
  */
 import { assign, emit, setup } from 'xstate';
-import type { EpisodeOutcome } from '../streams/events.ts';
+import type { EpisodeOutcome } from './outcome.ts';
 import type { EpisodeOutput } from './episode.machine.ts';
 
 export interface BufferInput {

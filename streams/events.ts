@@ -7,18 +7,10 @@
  * (`docs/protocol.md`).
  */
 import type { Split } from '../envs/contract.ts';
+import type { AbortReason, EpisodeOutcome, OutcomeCounts } from '../machines/outcome.ts';
 
-export type EpisodeOutcome = 'success' | 'failure' | 'truncated' | 'aborted';
-
-/** Why an episode was aborted: infrastructure, never the agent. */
-export type AbortReason =
-  | 'env_lost'
-  | 'env_timeout'
-  | 'env_error'
-  | 'agent_timeout'
-  | 'agent_error'
-  | 'protocol_error'
-  | 'cancelled';
+// The machines own these; the events carry them.
+export type { AbortReason, EpisodeOutcome, OutcomeCounts };
 
 export interface RunStarted {
   readonly type: 'run.started';
@@ -108,13 +100,6 @@ export type RunEvent =
   | RunFinished;
 
 export type RunEventType = RunEvent['type'];
-
-export interface OutcomeCounts {
-  success: number;
-  failure: number;
-  truncated: number;
-  aborted: number;
-}
 
 /** What `rollout --json` prints and `createRolloutSystem` resolves to. */
 export interface RolloutSummary {
