@@ -1,12 +1,12 @@
 /**
  * The report directory: report.md (table of final test success mean ± std over seeds, test turns,
  * wall time, per schedule; the curves; one row per run), one SVG per curve drawn with
- * dashboard/report/line-chart.ts (one line per schedule, mean over seeds, ± std band), and
+ * charts/line-chart.ts (one line per schedule, mean over seeds, ± std band), and
  * report.json with the same numbers for scripts.
  */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { renderLineChart, type ChartSeries } from '../../dashboard/report/line-chart.ts';
+import { renderLineChart, type ChartSeries } from '../../charts/line-chart.ts';
 import { CURVES, type ScheduleAggregate, type Stat } from './aggregate.ts';
 import type { CellResult } from './cell-files.ts';
 import type { Cell, Experiment } from './spec.ts';

@@ -1,7 +1,7 @@
 /**
  * Learning curves of the demonstrations → SFT → RL pipeline (experiments/sft-rl/run.sh, issue 25),
  * drawn only from what the runs wrote (metrics.jsonl and the `--json` summaries) with the chart
- * module the experiment reports use (dashboard/report/line-chart.ts).
+ * module the experiment reports use (charts/line-chart.ts).
  *
  *   npx tsx experiments/sft-rl/curves.ts [RUNS=runs/sft-rl] [OUT_DIR=docs/sft-rl]
  *
@@ -24,7 +24,7 @@ import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from '
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { z } from 'zod';
-import { renderLineChart, type ChartPoint, type ChartSeries, type ChartStage } from '../../dashboard/report/line-chart.ts';
+import { renderLineChart, type ChartPoint, type ChartSeries, type ChartStage } from '../../charts/line-chart.ts';
 
 export const ENVS = ['babyai', 'textcraft', 'sciworld', 'search'] as const;
 const SEEDS = [0, 1, 2] as const;

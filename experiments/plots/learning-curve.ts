@@ -1,17 +1,17 @@
 /**
- * Draws a learning curve as SVG with dashboard/report/line-chart.ts (Vega-Lite, rendered
+ * Draws a learning curve as SVG with charts/line-chart.ts (Vega-Lite, rendered
  * server-side): the rollout success rate per learner step (moving average of 5) with the horizon
  * stages shaded, test-split success of checkpoint snapshots as points (labelled with the training
  * wall time in minutes), the random baseline and the 90% mark as dashed lines.
  *
- *   npx tsx bench/learning-curve.ts RUN_DIR EVALS.json OUT.svg [--random 0.444] [--target 0.9|none] [--title "…"]
+ *   npx tsx experiments/plots/learning-curve.ts RUN_DIR EVALS.json OUT.svg [--random 0.444] [--target 0.9|none] [--title "…"]
  *
  * EVALS.json: [{ "step": 40, "seconds": 95, "testSuccessRate": 0.47 }, …]
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { horizonStages, renderLineChart, type ChartBaseline, type ChartSeries } from '../dashboard/report/line-chart.ts';
+import { horizonStages, renderLineChart, type ChartBaseline, type ChartSeries } from '../../charts/line-chart.ts';
 
 export interface EvalPoint {
   readonly step: number;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { horizonStages, lineChartSpec, renderLineChart, type LineChartOptions } from '../../../dashboard/report/line-chart.ts';
+import { horizonStages, lineChartSpec, renderLineChart, type LineChartOptions } from '../../charts/line-chart.ts';
 
 const options: LineChartOptions = {
   title: 'success vs step',
@@ -15,7 +15,7 @@ const options: LineChartOptions = {
   baseline: { y: 0.44, label: 'random (44%)' },
 };
 
-describe('line charts (dashboard/report)', () => {
+describe('line charts (charts/)', () => {
   it('groups equal horizons into shaded stages', () => {
     expect(options.stages).toEqual([{ from: 0, to: 2, label: 'h=2' }, { from: 2, to: 4, label: 'h=4' }]);
     expect(horizonStages([{ step: 1, horizon: 3 }, { step: 2, horizon: 5 }, { step: 3, horizon: 3 }]).map((s) => s.label)).toEqual(['h=3', 'h=5', 'h=3']);
