@@ -4,13 +4,13 @@
  * action do? Counts per block of learner steps: successes, a wrong object or verb (and the most common
  * goal → action pairs among those), or no object at all. docs/training-babyai.md reads it.
  *
- *   npx tsx bench/copy-errors.ts RUN_DIR [STEPS_PER_BLOCK]
+ *   npx tsx experiments/babyai-diagnostics/copy-errors.ts RUN_DIR [STEPS_PER_BLOCK]
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
 const [run, blockArg = '10'] = process.argv.slice(2);
-if (run === undefined) throw new Error('usage: npx tsx bench/copy-errors.ts RUN_DIR [STEPS_PER_BLOCK]');
+if (run === undefined) throw new Error('usage: npx tsx experiments/babyai-diagnostics/copy-errors.ts RUN_DIR [STEPS_PER_BLOCK]');
 const block = Number(blockArg);
 const dir = path.join(run, 'trajectories');
 const files = readdirSync(dir).filter((f) => f.endsWith('.jsonl')).sort();

@@ -8,11 +8,11 @@
  * episodes take twice as long). Horizon 20, the maximum, so flat windows hold. Seeded: the same
  * numbers every run (docs/curriculum.md, docs/experiments/horizon.md).
  *
- *   npx tsx bench/adaptive-noise.ts
+ *   npx tsx experiments/curriculum/adaptive-noise.ts
  */
-import { COLLAPSE_DROP, COLLAPSE_Z, decideAdaptive, emptyMemory, stepSignals, successTrendSE, type AdaptiveMemory, type AdaptiveVerdict } from '../machines/adaptive-horizon.ts';
-import { parseSchedule, type AdaptiveSchedule } from '../machines/schedule.ts';
-import { noisyRun, noisyWindows, withoutNoiseFields, type StepTruth } from '../tests/machines/adaptive-noise-sim.ts';
+import { COLLAPSE_DROP, COLLAPSE_Z, decideAdaptive, emptyMemory, stepSignals, successTrendSE, type AdaptiveMemory, type AdaptiveVerdict } from '../../machines/adaptive-horizon.ts';
+import { parseSchedule, type AdaptiveSchedule } from '../../machines/schedule.ts';
+import { noisyRun, noisyWindows, withoutNoiseFields, type StepTruth } from '../../tests/machines/adaptive-noise-sim.ts';
 
 type Metrics = Record<string, number>;
 type Rule = 'before' | 'now';

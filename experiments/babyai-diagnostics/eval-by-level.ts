@@ -2,17 +2,17 @@
  * A training diagnostic, not a benchmark: a checkpoint's test success per BabyAI level (the part
  * of the task id before the slash), next to the totals `actorgym eval` prints.
  *
- *   npx tsx bench/eval-by-level.ts RUN_OR_CHECKPOINT [TEMPERATURE] [LEVEL]
+ *   npx tsx experiments/babyai-diagnostics/eval-by-level.ts RUN_OR_CHECKPOINT [TEMPERATURE] [LEVEL]
  *
  * With LEVEL, also prints the actions of that level's episodes. `SPLIT=train` evaluates on the
  * train split (80 tasks a level instead of 5) instead of the test split.
  */
-import { createRolloutSystem } from '../actors/rollout-system.ts';
-import { loadCheckpointAgent } from '../actors/training/checkpoint-agent.ts';
-import { resolveEnvDefinition } from '../envs/index.ts';
+import { createRolloutSystem } from '../../actors/rollout-system.ts';
+import { loadCheckpointAgent } from '../../actors/training/checkpoint-agent.ts';
+import { resolveEnvDefinition } from '../../transport/resolve-env.ts';
 
 const [dir, temperature, show] = process.argv.slice(2);
-if (!dir) throw new Error('usage: npx tsx bench/eval-by-level.ts RUN_OR_CHECKPOINT [TEMPERATURE]');
+if (!dir) throw new Error('usage: npx tsx experiments/babyai-diagnostics/eval-by-level.ts RUN_OR_CHECKPOINT [TEMPERATURE]');
 const agent = await loadCheckpointAgent(dir, { backend: 'auto', ...(temperature ? { temperature: Number(temperature) } : {}) });
 const env = await resolveEnvDefinition({ env: agent.config.env });
 const split = process.env.SPLIT === 'train' ? 'train' : 'test';

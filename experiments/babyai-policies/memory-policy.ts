@@ -1,14 +1,14 @@
 /**
  * A training diagnostic, not a benchmark: a hand-written policy on BabyAI that reads what the
  * transformer reads with `--history-turns N --history-actions-only`: the goal line, the current
- * view's action list and carrying line, and its own past actions. Against bench/reactive-policy.ts
+ * view's action list and carrying line, and its own past actions. Against experiments/babyai-policies/reactive-policy.ts
  * (no memory) it shows what a memory of past actions is worth, level by level: sequences of
  * sub-goals and "put X next to Y". Its search is the reactive policy's, so memory is the only
  * difference.
  *
- *   npx tsx bench/memory-policy.ts [HORIZON] [SPLIT]   (default 20 test)
+ *   npx tsx experiments/babyai-policies/memory-policy.ts [HORIZON] [SPLIT]   (default 20 test)
  */
-import { getEnv } from '../envs/index.ts';
+import { getEnv } from '../../envs/index.ts';
 import { actionsNaming as named, lcg, printByLevel, searchAction, subGoals } from './babyai-heuristic.ts';
 
 const env = getEnv('babyai');
@@ -42,7 +42,7 @@ for (const taskId of env.tasks(split)) {
       else action = named(actions, 'go to', g.next)[0];
     }
     if (action === undefined) {
-      // Search as bench/reactive-policy.ts does, so that memory is the only difference.
+      // Search as experiments/babyai-policies/reactive-policy.ts does, so that memory is the only difference.
       done = false;
       action = searchAction(actions, rand);
     }

@@ -1,8 +1,8 @@
 /**
  * A training diagnostic, not a benchmark: how far a BabyAI policy gets that remembers a MAP of
- * everything it has seen. bench/memory-policy.ts remembers its own actions and searches at
+ * everything it has seen. experiments/babyai-policies/memory-policy.ts remembers its own actions and searches at
  * random; this one keeps every cell it has seen (walls, free cells, doors, objects) in world
- * coordinates (bench/babyai-map.ts) and searches with it (bench/map-search.ts):
+ * coordinates (experiments/babyai-policies/babyai-map.ts) and searches with it (experiments/babyai-policies/map-search.ts):
  *   - the action that does the current sub-goal, when one is available and reaches the object;
  *   - else, when an object of the sub-goal was seen before, the move that ends nearest to it
  *     (shortest path over the cells seen to be passable);
@@ -14,15 +14,15 @@
  * which cells come into view, never what they hold before it sees them: an optimistic stand-in
  * for a policy that maps. It shows what memory plus search can reach within a horizon.
  *
- *   npx tsx bench/map-policy.ts [HORIZON] [SPLIT]   (default 20 test)
+ *   npx tsx experiments/babyai-policies/map-policy.ts [HORIZON] [SPLIT]   (default 20 test)
  *   TRACE=Level …            also prints the actions of that level's failed episodes
  *   WALL_CELL_WORTH=W …      what an unseen cell of the room grid's walls counts (default 0.25)
  */
 import { pathToFileURL } from 'node:url';
-import type { ResetResult, StepResult } from '../envs/contract.ts';
-import type { BabyAIEnv } from '../envs/babyai/env.ts';
-import { EMPTY, type World } from '../envs/babyai/world.ts';
-import { getEnv } from '../envs/index.ts';
+import type { ResetResult, StepResult } from '../../envs/contract.ts';
+import type { BabyAIEnv } from '../../envs/babyai/env.ts';
+import { EMPTY, type World } from '../../envs/babyai/world.ts';
+import { getEnv } from '../../envs/index.ts';
 import { actionsNaming as named, describes, lcg, printByLevel, subGoals, type GoalObject } from './babyai-heuristic.ts';
 import { located, MapMemory, type Start } from './babyai-map.ts';
 import { approach, explore, MOVES, simulate, touched, unlock } from './map-search.ts';

@@ -1,10 +1,10 @@
 /**
- * The moves of bench/map-policy.ts, each chosen by simulating the candidate actions on a copy of
+ * The moves of experiments/babyai-policies/map-policy.ts, each chosen by simulating the candidate actions on a copy of
  * the game: to learn where the agent ends and which cells come into view, never what unseen
  * cells hold.
  */
-import type { Game } from '../envs/babyai/game.ts';
-import type { World } from '../envs/babyai/world.ts';
+import type { Game } from '../../envs/babyai/game.ts';
+import type { World } from '../../envs/babyai/world.ts';
 import type { MapMemory } from './babyai-map.ts';
 import { actionsNaming as named } from './babyai-heuristic.ts';
 

@@ -1,9 +1,9 @@
 /**
- * The map of bench/map-policy.ts: every cell a BabyAI agent has seen, in world coordinates
+ * The map of experiments/babyai-policies/map-policy.ts: every cell a BabyAI agent has seen, in world coordinates
  * (walls, free cells, doors and objects), with shortest paths over the cells seen to be passable.
  */
-import { VIEW_SIZE, viewGrid } from '../envs/babyai/view.ts';
-import { DIR_TO_VEC, EMPTY, WALL, type World } from '../envs/babyai/world.ts';
+import { VIEW_SIZE, viewGrid } from '../../envs/babyai/view.ts';
+import { DIR_TO_VEC, EMPTY, WALL, type World } from '../../envs/babyai/world.ts';
 import { describes, type GoalObject } from './babyai-heuristic.ts';
 
 interface Seen { readonly type: string; readonly color: string; readonly state: string | null }

@@ -5,9 +5,9 @@
  * random door, turn or move. It shows which families a memoryless copy-and-explore skill solves
  * and which need memory or planning (docs/training-babyai.md).
  *
- *   npx tsx bench/reactive-policy.ts [HORIZON] [SPLIT]   (default 20 test)
+ *   npx tsx experiments/babyai-policies/reactive-policy.ts [HORIZON] [SPLIT]   (default 20 test)
  */
-import { getEnv } from '../envs/index.ts';
+import { getEnv } from '../../envs/index.ts';
 import { actionsNaming, lcg, searchAction } from './babyai-heuristic.ts';
 const env: any = getEnv('babyai');
 const H = Number(process.argv[2] ?? 20);

@@ -3,12 +3,12 @@
  * printing success every 5 steps and the mean of the last 10. It separates "the learner cannot
  * learn" from "the level mix is hard" (docs/training-babyai.md).
  *
- *   npx tsx bench/single-level.ts LEVEL [OPTIONS_JSON] [SCHEDULE] [OUT|-] [STEPS]
- *   npx tsx bench/single-level.ts GoToLocalS8N7 '{"historyTurns":0,"instructionTokens":24}' fixed:3 - 40
+ *   npx tsx experiments/babyai-diagnostics/single-level.ts LEVEL [OPTIONS_JSON] [SCHEDULE] [OUT|-] [STEPS]
+ *   npx tsx experiments/babyai-diagnostics/single-level.ts GoToLocalS8N7 '{"historyTurns":0,"instructionTokens":24}' fixed:3 - 40
  * OPTIONS_JSON may set evalEpisodes (e.g. "all") with evalHorizon/evalTemperature to end with a test-split score.
  */
-import { getEnv } from '../envs/index.ts';
-import { createTrainingSystem } from '../actors/training-system.ts';
+import { getEnv } from '../../envs/index.ts';
+import { createTrainingSystem } from '../../actors/training-system.ts';
 const [level = 'GoToLocalS8N7', extraJson = '{}', schedule = 'fixed:1', out, stepsArg = '40'] = process.argv.slice(2);
 const base = getEnv('babyai');
 const env = level === 'all' ? base : { ...base, tasks: (s: any) => base.tasks(s).filter((t: string) => t.startsWith(level + '/')) };

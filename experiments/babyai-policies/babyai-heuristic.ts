@@ -1,6 +1,6 @@
 /**
- * Pieces shared by the hand-written BabyAI policies (bench/reactive-policy.ts and
- * bench/memory-policy.ts), so that the two differ only in what they remember.
+ * Pieces shared by the hand-written BabyAI policies (experiments/babyai-policies/reactive-policy.ts and
+ * experiments/babyai-policies/memory-policy.ts), so that the two differ only in what they remember.
  */
 
 /** A seeded LCG in [0, 1): the heuristics' draws, reproducible run to run. */

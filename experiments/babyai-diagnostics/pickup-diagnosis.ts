@@ -6,16 +6,16 @@
  * every turn of every episode at which an object of the goal's description could be picked up, it
  * counts what the agent chose instead: that pickup, going to that object, or something else.
  *
- *   npx tsx bench/pickup-diagnosis.ts RUN_OR_CHECKPOINT
+ *   npx tsx experiments/babyai-diagnostics/pickup-diagnosis.ts RUN_OR_CHECKPOINT
  */
-import { createRolloutSystem } from '../actors/rollout-system.ts';
-import { loadCheckpointAgent } from '../actors/training/checkpoint-agent.ts';
-import type { EpisodeOutput } from '../machines/episode.machine.ts';
-import { table } from '../cli/output.ts';
-import { getEnv } from '../envs/index.ts';
+import { createRolloutSystem } from '../../actors/rollout-system.ts';
+import { loadCheckpointAgent } from '../../actors/training/checkpoint-agent.ts';
+import type { EpisodeOutput } from '../../machines/episode.machine.ts';
+import { table } from '../../cli/output.ts';
+import { getEnv } from '../../envs/index.ts';
 
 const dir = process.argv[2];
-if (!dir) throw new Error('usage: npx tsx bench/pickup-diagnosis.ts RUN_OR_CHECKPOINT');
+if (!dir) throw new Error('usage: npx tsx experiments/babyai-diagnostics/pickup-diagnosis.ts RUN_OR_CHECKPOINT');
 const LEVELS = ['Pickup', 'PickupLoc', 'UnblockPickup'];
 
 interface Row {

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { lcg } from '../../bench/babyai-heuristic.ts';
-import { located, MapMemory } from '../../bench/babyai-map.ts';
-import { playWithMap } from '../../bench/map-policy.ts';
-import type { BabyAIEnv } from '../../envs/babyai/env.ts';
-import { getEnv } from '../../envs/index.ts';
+import { lcg } from '../../../experiments/babyai-policies/babyai-heuristic.ts';
+import { located, MapMemory } from '../../../experiments/babyai-policies/babyai-map.ts';
+import { playWithMap } from '../../../experiments/babyai-policies/map-policy.ts';
+import type { BabyAIEnv } from '../../../envs/babyai/env.ts';
+import { getEnv } from '../../../envs/index.ts';
 
 // The diagnostic policy behind the "what a map is worth" numbers of docs/training-babyai.md.
-describe('bench/map-policy.ts', () => {
+describe('experiments/babyai-policies/map-policy.ts', () => {
   it('reads a goal location against the starting pose, in the starting room only (ObjDesc)', () => {
     const start = { x: 3, y: 3, dir: 0, roomSize: 8 }; // facing +x, so the right is +y
     const width = 22;
