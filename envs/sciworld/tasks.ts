@@ -70,18 +70,21 @@ export function splitSize(split: Split): number {
 }
 
 const cache = new Map<Split, readonly string[]>();
+/** Per family, the worlds the test split took; train skips them, so test is always built first. */
+let testTaken: Map<FamilyDef, Set<string>> | undefined;
 
 export function sciworldTasks(split: Split): readonly string[] {
-  let ids = cache.get(split);
-  if (ids) return ids;
-  const test: string[] = [];
-  const train: string[] = [];
-  for (const family of FAMILIES) {
-    const taken = new Set<string>();
-    test.push(...pickIds(family, TEST_COUNTS[family.family], 0, taken));
-    train.push(...pickIds(family, TRAIN_COUNTS[family.family], TRAIN_FIRST_VARIATION, taken));
+  const cached = cache.get(split);
+  if (cached) return cached;
+  if (!testTaken) {
+    // Only the asked split is built (listing test categories should not build 910 train worlds).
+    testTaken = new Map(FAMILIES.map((family) => [family, new Set<string>()]));
+    const test = FAMILIES.flatMap((family) => pickIds(family, TEST_COUNTS[family.family], 0, testTaken!.get(family)!));
+    cache.set('test', Object.freeze(test));
   }
-  cache.set('test', Object.freeze(test));
-  cache.set('train', Object.freeze(train));
+  if (split === 'train') {
+    const train = FAMILIES.flatMap((family) => pickIds(family, TRAIN_COUNTS[family.family], TRAIN_FIRST_VARIATION, new Set(testTaken!.get(family))));
+    cache.set('train', Object.freeze(train));
+  }
   return cache.get(split) as readonly string[];
 }
