@@ -1,14 +1,17 @@
 /**
- * Every relative link in README.md and docs/**\/*.md points to a file that exists, and every
- * `#anchor` into a markdown file to one of its headings (issue 26: docs that read as a guide).
+ * Every relative link in README.md and docs/**\/*.md points to a file that exists, every
+ * `#anchor` into a markdown file to one of its headings, and every repository path the guides name
+ * (outside the dated notes) exists (issue 26: docs that read as a guide).
  */
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { brokenLinks, headingSlug } from './markdown-links.ts';
+import { brokenLinks, headingSlug, missingRepoPaths } from './markdown-links.ts';
 
 const root = join(import.meta.dirname, '..', '..');
+/** Folders of generated or local files, whose paths in the docs are examples (`runs/a`). */
+const IGNORED_FOLDERS = new Set(['node_modules', 'dist', 'runs', 'evals']);
 
 function markdownFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -30,6 +33,19 @@ describe('documentation links', () => {
       .flatMap((file) => brokenLinks(file))
       .map((link) => `${relative(root, link.file)}:${link.line}: ${link.target} (${link.reason})`);
     expect(broken).toEqual([]);
+  });
+
+  // Notes are records of their date: the paths they name may since have moved.
+  it('every repository path named in README.md and docs/ outside docs/notes exists', () => {
+    const folders = readdirSync(root, { withFileTypes: true })
+      .filter((entry) => entry.isDirectory() && !IGNORED_FOLDERS.has(entry.name) && !entry.name.startsWith('.'))
+      .map((entry) => entry.name);
+    expect(folders).toContain('actors');
+    const missing = files
+      .filter((file) => !file.includes(`${join('docs', 'notes')}`))
+      .flatMap((file) => missingRepoPaths(file, root, folders))
+      .map((path) => `${relative(root, path.file)}:${path.line}: ${path.path}`);
+    expect(missing).toEqual([]);
   });
 });
 
@@ -57,6 +73,14 @@ describe('the link checker', () => {
       [3, 'img/none.png'],
       [3, 'other.md#nowhere'],
     ]);
+  });
+
+  it('reports a named repository path that does not exist', () => {
+    writeFileSync(join(dir, 'paths.md'), 'see `src/here.ts` and src/gone.ts, not `runs/x.json` or other/gone.ts\n');
+    writeFileSync(join(dir, 'here.ts'), '');
+    mkdirSync(join(dir, 'src'), { recursive: true });
+    writeFileSync(join(dir, 'src', 'here.ts'), '');
+    expect(missingRepoPaths(join(dir, 'paths.md'), dir, ['src']).map((path) => path.path)).toEqual(['src/gone.ts']);
   });
 
   it('slugs headings as GitHub does', () => {

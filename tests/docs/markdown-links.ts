@@ -1,7 +1,8 @@
 /**
  * Finds the relative links of a markdown file and checks that each points to an existing file
- * (and, for `#anchor` links into markdown, to an existing heading), so the README and docs/
- * cannot drift from the tree. Test support for tests/docs/links.test.ts.
+ * (and, for `#anchor` links into markdown, to an existing heading), and the repository paths it
+ * names, so the README and docs/ cannot drift from the tree. Test support for
+ * tests/docs/links.test.ts.
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
@@ -85,4 +86,34 @@ export function brokenLinks(file: string): BrokenLink[] {
     }
   });
   return broken;
+}
+
+export interface MissingPath {
+  readonly file: string;
+  readonly line: number;
+  readonly path: string;
+}
+
+/**
+ * Repository paths a doc names in its text (`actors/learner/update.ts`, `bench/runtime.ts`):
+ * tokens that start with one of `folders` (top-level folders of the repository) and end in a
+ * source or data extension (markdown and images are links, checked by `brokenLinks`), read as
+ * relative to `root`. Returns those that do not exist, so moving a file the docs name fails.
+ */
+export function missingRepoPaths(file: string, root: string, folders: readonly string[]): MissingPath[] {
+  const escaped = folders.map((folder) => folder.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|');
+  const pathToken = new RegExp(
+    `(?<![\\w/.-])((?:${escaped})/[\\w./+-]*?\\.(?:json|jsonl|ts|mjs|js|py|sh|patch|wasm))(?![\\w])`,
+    'g',
+  );
+  const missing: MissingPath[] = [];
+  readFileSync(file, 'utf8')
+    .split('\n')
+    .forEach((text, index) => {
+      for (const match of text.matchAll(pathToken)) {
+        const path = match[1] ?? '';
+        if (!existsSync(resolve(root, path))) missing.push({ file, line: index + 1, path });
+      }
+    });
+  return missing;
 }
