@@ -7,5 +7,8 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // One dot per test, then the summary: a passing run fits on a screen; failures print in full.
+    // `npx vitest run --reporter=default` lists every file with its time.
+    reporters: ['dot'],
   },
 });

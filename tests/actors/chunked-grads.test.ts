@@ -51,7 +51,9 @@ describe('length chunks of a minibatch (chunked-grads.ts)', () => {
     expect(pickFields(f, [2, 0])).toEqual({ mask: [[3], [1]], oldLogProbs: [[6], [4]], advantages: [[9], [7]], returns: [[2], [0]] });
   });
 
-  it('combineParts weights by trained tokens; a part with none counts for nothing', () => {
+  it('combineParts weights by trained tokens; a part with none counts for nothing', async () => {
+    // Chosen, not left to tfjs's default (which prints its 'install tfjs-node' banner).
+    await selectBackend('cpu');
     const v = tf.variable(tf.zeros([2]), true, 'chunk-test-v');
     const part = (g: number[], loss: number, maskTokens: number) => ({ grads: { [v.name]: tf.tensor1d(g) }, metrics: { loss }, maskTokens });
     const before = tf.memory().numTensors;
