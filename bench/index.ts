@@ -50,6 +50,11 @@ export const benchmarks: readonly Benchmark[] = [
     run: async () => (await import('./llm-rollout.ts')).runLlmRolloutBench(),
   },
   {
+    name: 'startup',
+    description: 'CLI start-up: --help and envs from the compiled package vs the tsx checkout vs bare node (wall ms, peak RSS)',
+    run: async () => (await import('./startup.ts')).runStartupBench(),
+  },
+  {
     name: 'chaos',
     description: 'rollouts and a training run on 3 env servers SIGKILLed and restarted (>= 100 kills): every slot once, aborted share, success vs undisturbed',
     run: async () => (await import('./chaos.ts')).runChaosBench(),
