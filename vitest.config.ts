@@ -10,5 +10,7 @@ export default defineConfig({
     // One dot per test, then the summary: a passing run fits on a screen; failures print in full.
     // `npx vitest run --reporter=default` lists every file with its time.
     reporters: ['dot'],
+    // Tests that print measurements (fuzz summaries, timings) show them only when they fail.
+    silent: 'passed-only',
   },
 });
