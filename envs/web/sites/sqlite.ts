@@ -14,14 +14,18 @@ let loaded: DatabaseConstructor | undefined;
 
 /** The better-sqlite3 constructor, or an Error saying it is missing and how to install it. */
 export function loadSqlite(): DatabaseConstructor {
-  if (loaded) return loaded;
+  loaded ??= loadSqliteWith(() => require('better-sqlite3') as DatabaseConstructor);
+  return loaded;
+}
+
+/** `loadSqlite` with the module loader given (tests pass one that fails). */
+export function loadSqliteWith(load: () => DatabaseConstructor): DatabaseConstructor {
   try {
-    loaded = require('better-sqlite3') as DatabaseConstructor;
-    // The module loads lazily; opening a database proves the native addon matches this Node.
-    new loaded(':memory:').close();
-    return loaded;
+    const Database = load();
+    // The addon binds on first use; opening a database proves it was built for this Node.
+    new Database(':memory:').close();
+    return Database;
   } catch (cause) {
-    loaded = undefined;
     const reason = cause instanceof Error ? cause.message.split('\n')[0] : String(cause);
     throw new Error(
       `the web env needs the optional package better-sqlite3 (version 12.11.1; 13 needs Node 22), which could not load: ${reason}. ` +
