@@ -1,6 +1,6 @@
 /**
- * The forum's seeded content: 8 sub-forums × 50 posts, 60 users, about 2,000 comments (some
- * replies) and 4,000 votes. Pure: the same seed gives the same rows in the same order.
+ * The forum's seeded content: 8 sub-forums × 50 posts, 60 users, about 1,800 comments (some
+ * replies) and 3,700 votes. Pure: the same seed gives the same rows in the same order.
  */
 import { Rng } from '../../../rng.ts';
 import { SITE_NOW } from '../clock.ts';
