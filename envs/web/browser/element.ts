@@ -1,8 +1,8 @@
 /**
  * Finds the DOM element behind an observation `[id]` (its backend node id, via CDP) and marks it
- * with a one-off attribute, so that Playwright's own locator actions (scroll into view, wait
- * until it can be clicked, click the centre, wait for the navigation it starts) act on exactly
- * that element. A text node acts through its parent element; an `<option>` through its `<select>`.
+ * with a one-off attribute for Playwright locators (fill, selectOption). It scrolls the element
+ * into view and returns the centre of its box: clicks and hovers are mouse events there, as
+ * WebArena does, without Playwright's actionability waits (which stall under load). A text node acts through its parent element; an `<option>` through its `<select>`.
  */
 import type { CDPSession, Locator, Page } from 'playwright-core';
 
@@ -16,6 +16,8 @@ export interface TargetElement {
   readonly optionValue?: string;
   /** Whether typing replaces a value (`input`, `textarea`, content-editable). */
   readonly editable: boolean;
+  /** Centre of the node's box in viewport pixels after scrolling it into view, or undefined when it has no box (hidden). */
+  readonly centre?: { readonly x: number; readonly y: number };
   /** For a `<select>`: its options as [value, label]. */
   readonly options?: readonly (readonly [string, string])[];
 }
@@ -32,8 +34,12 @@ const MARK = `function (mark) {
   for (const old of document.querySelectorAll('[${TARGET_ATTRIBUTE}]')) old.removeAttribute('${TARGET_ATTRIBUTE}');
   el.setAttribute('${TARGET_ATTRIBUTE}', mark);
   const textInput = el.tagName === 'INPUT' && !['button', 'submit', 'reset', 'checkbox', 'radio', 'file', 'image', 'range', 'color'].includes(el.type);
+  if (el.scrollIntoViewIfNeeded) el.scrollIntoViewIfNeeded(true); else el.scrollIntoView({ block: 'center' });
+  let rect = el.getBoundingClientRect();
+  if (this.nodeType === 3) { const range = document.createRange(); range.selectNodeContents(this); rect = range.getBoundingClientRect(); }
+  const centre = rect.width > 0 && rect.height > 0 ? { x: rect.x + rect.width / 2, y: rect.y + rect.height / 2 } : null;
   const options = el.tagName === 'SELECT' ? [...el.options].map((o) => [o.value, o.label]) : null;
-  return { tag: el.tagName, optionValue, options, editable: textInput || el.tagName === 'TEXTAREA' || el.isContentEditable };
+  return { tag: el.tagName, optionValue, options, centre, editable: textInput || el.tagName === 'TEXTAREA' || el.isContentEditable };
 }`;
 
 let marks = 0;
@@ -55,7 +61,7 @@ export async function markElement(page: Page, cdp: CDPSession, backendNodeId: nu
     returnByValue: true,
   });
   await cdp.send('Runtime.releaseObject', { objectId }).catch(() => undefined);
-  const info = result.value as { tag: string; optionValue: string | null; editable: boolean; options: [string, string][] | null } | null;
+  const info = result.value as { tag: string; optionValue: string | null; editable: boolean; options: [string, string][] | null; centre: { x: number; y: number } | null } | null;
   if (!info) return undefined;
   return {
     locator: page.locator(`[${TARGET_ATTRIBUTE}="${mark}"]`),
@@ -63,5 +69,6 @@ export async function markElement(page: Page, cdp: CDPSession, backendNodeId: nu
     editable: info.editable,
     ...(info.optionValue !== null ? { optionValue: info.optionValue } : {}),
     ...(info.options !== null ? { options: info.options } : {}),
+    ...(info.centre !== null ? { centre: info.centre } : {}),
   };
 }

@@ -67,3 +67,18 @@ export function rssBytes(pid: number): number {
 export function treeRssBytes(root: number = process.pid): number {
   return rssBytes(root) + descendants(root).reduce((sum, info) => sum + rssBytes(info.pid), 0);
 }
+
+/** Proportional set size of `pid` in bytes (shared pages split among their users; 0 when gone). */
+export function pssBytes(pid: number): number {
+  try {
+    const match = /^Pss:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'));
+    return match ? Number(match[1]) * 1024 : 0;
+  } catch {
+    return 0;
+  }
+}
+
+/** PSS of this process plus all its descendants, in bytes: no shared page counted twice. */
+export function treePssBytes(root: number = process.pid): number {
+  return pssBytes(root) + descendants(root).reduce((sum, info) => sum + pssBytes(info.pid), 0);
+}

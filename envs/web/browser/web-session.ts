@@ -27,7 +27,7 @@ export interface WebSessionOptions {
   readonly viewportOnly?: boolean;
   /** Cut the tree text before this many characters (default 16000, about 4000 tokens). */
   readonly maxTreeChars?: number;
-  /** Longest wait for an element to become clickable (default 5000 ms). */
+  /** Longest wait for filling a field or choosing an option (default 5000 ms). */
   readonly actionTimeoutMs?: number;
   /** Longest wait for a page load (default 15000 ms). */
   readonly navigationTimeoutMs?: number;
@@ -175,13 +175,16 @@ export class WebSession implements HostedSession {
         const target = await this.target(page, action.id);
         if (typeof target === 'string') return failed(target);
         const timeout = this.actionTimeoutMs;
+        const centre = target.centre;
+        const needsBox = target.optionValue === undefined && !(action.kind === 'type' && target.options);
+        if (needsBox && !centre) return failed(`Element [${action.id}] is not visible on the page.`);
         if (action.kind === 'hover') {
-          await target.locator.hover({ timeout });
+          await page.mouse.move(centre!.x, centre!.y);
           return done();
         }
         if (action.kind === 'click') {
           if (target.optionValue !== undefined) await target.locator.selectOption(target.optionValue, { timeout });
-          else await target.locator.click({ timeout });
+          else await page.mouse.click(centre!.x, centre!.y);
         } else if (target.options) {
           const wanted = action.text.trim().toLowerCase();
           const option = target.options.find(([, label]) => label.trim().toLowerCase() === wanted) ?? target.options.find(([value]) => value === action.text);
@@ -191,7 +194,7 @@ export class WebSession implements HostedSession {
           }
           await target.locator.selectOption(option[0], { timeout });
         } else {
-          await target.locator.click({ timeout });
+          await page.mouse.click(centre!.x, centre!.y);
           if (target.editable) await target.locator.fill(action.text, { timeout });
           else await page.keyboard.type(action.text);
           if (action.pressEnter) await page.keyboard.press('Enter');
