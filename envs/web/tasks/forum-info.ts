@@ -1,0 +1,45 @@
+/** The forum's information-seeking templates: facts read off post pages, listings and profiles. */
+import type { Split } from '../../contract.ts';
+import { forumEntities, toPost, uniquelyTitled, type ForumPost, type ForumUser } from './forum-entities.ts';
+import { draw, pools } from './seeded.ts';
+import { makeTask, type WebPlanStep, type WebTask } from './task.ts';
+
+const info = (template: string, n: number, split: Split, objective: string, evaluator: WebTask['evaluator'], plan: WebPlanStep[]) =>
+  makeTask('forum', 'info', template, n, split, { objective, startPath: '/', evaluator, plan });
+
+export function forumInfoTasks(): WebTask[] {
+  const { posts, forums, users } = forumEntities();
+  const tasks: WebTask[] = [];
+  const titled = pools(uniquelyTitled(), (p) => p.test);
+  const byPost = (template: string, counts: Record<Split, number>, make: (p: ForumPost, split: Split) => WebTask) => {
+    const drawn = draw(template, titled, counts);
+    for (const split of ['train', 'test'] as const) for (const p of drawn[split]) tasks.push(make(p, split));
+  };
+  const byUser = (template: string, counts: Record<Split, number>, make: (u: ForumUser, split: Split) => WebTask) => {
+    const drawn = draw(template, pools(users.filter((u) => u.id !== 1 && u.postCount > 0), (u) => u.test), counts);
+    for (const split of ['train', 'test'] as const) for (const u of drawn[split]) tasks.push(make(u, split));
+  };
+
+  byPost('post-author', { train: 14, test: 5 }, (p, split) =>
+    info('post-author', p.id, split, `Who submitted the post "${p.title}" in f/${p.forum}? Give the username.`, { type: 'exact_match', expected: p.author }, [...toPost(p), { stop: p.author }]));
+  byPost('comment-count', { train: 14, test: 5 }, (p, split) =>
+    info('comment-count', p.id, split, `How many comments does the post "${p.title}" in f/${p.forum} have?`, { type: 'number', expected: p.commentCount, tolerance: 0 }, [...toPost(p), { stop: String(p.commentCount) }]));
+
+  for (const f of forums) {
+    const ranked = posts.filter((p) => p.forum === f.name).sort((a, b) => b.score - a.score);
+    // Only sub-forums where one post has strictly the highest score have an answer.
+    const [top, second] = ranked;
+    if (!top || !second || top.score === second.score) continue;
+    tasks.push(info('top-post', f.id, f.test ? 'test' : 'train', `What is the title of the highest-scoring post in f/${f.name}?`, { type: 'must_include', expected: [top.title] },
+      [{ goto: '/' }, { clickLink: `f/${f.name}` }, { clickLink: 'Top' }, { stop: top.title }]));
+  }
+
+  const toUser = (u: ForumUser): WebPlanStep[] => [{ goto: `/user/${u.username}` }];
+  byUser('user-karma', { train: 12, test: 4 }, (u, split) =>
+    info('user-karma', u.id, split, `What is the karma of the user ${u.username}?`, { type: 'number', expected: u.karma, tolerance: 0 }, [...toUser(u), { stop: String(u.karma) }]));
+  byUser('user-joined', { train: 10, test: 4 }, (u, split) =>
+    info('user-joined', u.id, split, `On what date did the user ${u.username} join the forum? Answer as YYYY-MM-DD.`, { type: 'must_include', expected: [u.joined] }, [...toUser(u), { stop: u.joined }]));
+  byUser('user-post-count', { train: 10, test: 4 }, (u, split) =>
+    info('user-post-count', u.id, split, `How many posts has the user ${u.username} submitted?`, { type: 'number', expected: u.postCount, tolerance: 0 }, [...toUser(u), { stop: String(u.postCount) }]));
+  return tasks;
+}

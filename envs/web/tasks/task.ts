@@ -1,0 +1,103 @@
+/**
+ * What a web task is, as data: the objective an agent reads, the site and page it starts on, the
+ * evaluator spec that scores its episode (WebArena's three kinds: an answer, the final URL, or
+ * the site's database afterwards), and the oracle plan, a list of high-level steps in terms of
+ * visible page text that an oracle maps onto the action grammar through the accessibility tree.
+ * Everything here is JSON, so tasks can be listed, logged and sent over the wire.
+ */
+import type { Split } from '../../contract.ts';
+import type { SiteName } from '../site-urls.ts';
+
+export type WebTaskKind = 'info' | 'nav' | 'state';
+export const WEB_TASK_KINDS: readonly WebTaskKind[] = ['info', 'nav', 'state'];
+
+/** The answer given with `stop [answer]`, compared after normalization (answer-match.ts). */
+export type AnswerEvaluator =
+  /** The whole answer equals `expected` (case, whitespace, quotes and a final period ignored). */
+  | { readonly type: 'exact_match'; readonly expected: string }
+  /** The answer contains every string of `expected` (normalized the same way). */
+  | { readonly type: 'must_include'; readonly expected: readonly string[] }
+  /** The answer is one number (a `$`, thousands commas and a unit word allowed) within `tolerance` of `expected`. */
+  | { readonly type: 'number'; readonly expected: number; readonly tolerance: number };
+
+/** The final URL's path equals `path`, and each of `query` is present with that value; the host is ignored. */
+export interface UrlEvaluator {
+  readonly type: 'url_match';
+  readonly path: string;
+  readonly query?: Readonly<Record<string, string>>;
+}
+
+/**
+ * A check on the instance's database of the task's site after the episode. Ids `after*` are the
+ * largest of the seeded state, so only rows the episode wrote count.
+ */
+export type DbEvaluator =
+  | { readonly type: 'db'; readonly check: 'order'; readonly afterOrderId: number; readonly items: readonly { readonly productId: number; readonly quantity: number }[]; readonly shippingMethod: string }
+  | { readonly type: 'db'; readonly check: 'review'; readonly afterReviewId: number; readonly productId: number; readonly rating: number; readonly title: string }
+  | { readonly type: 'db'; readonly check: 'cart'; readonly productId: number; readonly quantity: number }
+  | { readonly type: 'db'; readonly check: 'vote'; readonly postId: number; readonly value: 1 | -1 }
+  | { readonly type: 'db'; readonly check: 'post'; readonly afterPostId: number; readonly forum: string; readonly title: string; readonly body: string }
+  | { readonly type: 'db'; readonly check: 'comment'; readonly afterCommentId: number; readonly postId: number; readonly body: string };
+
+export type WebEvaluator = AnswerEvaluator | UrlEvaluator | DbEvaluator;
+
+/**
+ * One step of an oracle plan. Names are accessible names as the accessibility tree shows them
+ * (a link's text, a button's text or aria-label, an input's label), matched exactly.
+ */
+export type WebPlanStep =
+  /** Open a path of the task's site (`goto [base + path]`). */
+  | { readonly goto: string }
+  /** Click the link with this name. */
+  | { readonly clickLink: string }
+  /** Click the button with this name (submits its form). */
+  | { readonly clickButton: string }
+  /** Type `value` into the text field or text area with this label (`type [id] [value] [0]`, replacing its text). */
+  | { readonly fill: { readonly label: string; readonly value: string } }
+  /** Choose the option with this label in the drop-down with this label (`type [id] [option]`). */
+  | { readonly select: { readonly label: string; readonly option: string } }
+  /** Click the radio button or checkbox with this label. */
+  | { readonly check: string }
+  /** End the episode with this answer (`stop [answer]`; empty for navigation and state-change tasks). */
+  | { readonly stop: string };
+
+export interface WebTask {
+  /** `${site}/${kind}/${template}/${n}`, e.g. `shop/info/cheapest-in-category/3`. */
+  readonly id: string;
+  readonly site: SiteName;
+  readonly kind: WebTaskKind;
+  /** `${site}/${kind}`, the evaluation category. */
+  readonly category: string;
+  readonly template: string;
+  readonly split: Split;
+  /** What the agent is asked, in plain English. */
+  readonly objective: string;
+  /** Path on the task's site where the episode starts. */
+  readonly startPath: string;
+  readonly evaluator: WebEvaluator;
+  readonly plan: readonly WebPlanStep[];
+}
+
+/** What an episode left behind, for `evaluateWebTask`. */
+export interface WebOutcome {
+  /** The `stop [answer]` text, or undefined when the episode did not stop. */
+  readonly answer?: string | undefined;
+  /** The URL of the page the episode ended on (any host). */
+  readonly finalUrl: string;
+  /** Read-only queries on the instance's database of the task's site (needed by db evaluators). */
+  readonly db?: { all(sql: string, ...params: unknown[]): unknown[]; get(sql: string, ...params: unknown[]): unknown } | undefined;
+}
+
+export interface WebVerdict {
+  /** WebArena's binary reward. */
+  readonly reward: 0 | 1;
+  /** One line for logs: what was expected and what was found. */
+  readonly reason: string;
+}
+
+/** The fields a template fills in; the id, category and split are added by `makeTask`. */
+export type TaskDraft = Omit<WebTask, 'id' | 'category' | 'split' | 'site' | 'kind' | 'template'>;
+
+export function makeTask(site: SiteName, kind: WebTaskKind, template: string, n: number | string, split: Split, draft: TaskDraft): WebTask {
+  return { id: `${site}/${kind}/${template}/${n}`, site, kind, category: `${site}/${kind}`, template, split, ...draft };
+}
