@@ -11,6 +11,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { table } from '../cli/output.ts';
 import { median } from './stats.ts';
 
 interface Measure {
@@ -69,9 +70,7 @@ export async function runStartupBench(runs = 7): Promise<void> {
     });
   }
   console.log(`CLI start-up, median of ${runs} alternating runs`);
-  const header = ['command', 'variant', 'median ms', 'min ms', 'peak RSS MB'];
-  const widths = header.map((h, c) => Math.max(h.length, ...rows.map((r) => r[c]!.length)));
-  for (const row of [header, widths.map((w) => '-'.repeat(w)), ...rows]) console.log(row.map((cell, c) => cell.padEnd(widths[c]!)).join('  '));
+  console.log(table([['command', 'variant', 'median ms', 'min ms', 'peak RSS MB'], ...rows]));
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {

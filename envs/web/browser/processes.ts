@@ -53,32 +53,37 @@ export function chromiumBrowserPids(root: number = process.pid): number[] {
     .map((info) => info.pid);
 }
 
-/** Resident set size of `pid` in bytes (0 when it is gone). */
-export function rssBytes(pid: number): number {
+/** A `kB` field of a /proc file of `pid`, in bytes (0 when the process is gone). */
+function procKbField(pid: number, file: string, field: string): number {
   try {
-    const match = /^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    const match = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(readFileSync(`/proc/${pid}/${file}`, 'utf8'));
     return match ? Number(match[1]) * 1024 : 0;
   } catch {
     return 0;
   }
+}
+
+/** `perPid` summed over `root` and all its descendants. */
+function treeSum(root: number, perPid: (pid: number) => number): number {
+  return perPid(root) + descendants(root).reduce((sum, info) => sum + perPid(info.pid), 0);
+}
+
+/** Resident set size of `pid` in bytes (0 when it is gone). */
+export function rssBytes(pid: number): number {
+  return procKbField(pid, 'status', 'VmRSS');
 }
 
 /** RSS of this process plus all its descendants, in bytes. */
 export function treeRssBytes(root: number = process.pid): number {
-  return rssBytes(root) + descendants(root).reduce((sum, info) => sum + rssBytes(info.pid), 0);
+  return treeSum(root, rssBytes);
 }
 
 /** Proportional set size of `pid` in bytes (shared pages split among their users; 0 when gone). */
 export function pssBytes(pid: number): number {
-  try {
-    const match = /^Pss:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'));
-    return match ? Number(match[1]) * 1024 : 0;
-  } catch {
-    return 0;
-  }
+  return procKbField(pid, 'smaps_rollup', 'Pss');
 }
 
 /** PSS of this process plus all its descendants, in bytes: no shared page counted twice. */
 export function treePssBytes(root: number = process.pid): number {
-  return pssBytes(root) + descendants(root).reduce((sum, info) => sum + pssBytes(info.pid), 0);
+  return treeSum(root, pssBytes);
 }
