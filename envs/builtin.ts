@@ -3,9 +3,11 @@ import { babyaiDefinition } from './babyai/index.ts';
 import { sciworldDefinition } from './sciworld/index.ts';
 import { searchDefinition } from './search/index.ts';
 import { textcraftDefinition } from './textcraft/index.ts';
+import { webDefinition } from './web/index.ts';
 import { registerEnv } from './registry.ts';
 
 registerEnv(babyaiDefinition);
 registerEnv(sciworldDefinition);
 registerEnv(textcraftDefinition);
 registerEnv(searchDefinition);
+registerEnv(webDefinition);

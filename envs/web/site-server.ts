@@ -31,6 +31,8 @@ export interface SiteServerOptions {
   readonly ports?: Readonly<Partial<Record<SiteName, number>>>;
   /** Environment read for the external-site variables (default process.env). */
   readonly env?: Readonly<Record<string, string | undefined>>;
+  /** Let the process exit while the listeners are open (the shared server of the env does). */
+  readonly unref?: boolean;
 }
 
 export interface SiteServer {
@@ -75,6 +77,7 @@ export async function startSiteServer(options: SiteServerOptions = {}): Promise<
     for (const site of local) {
       const server = await listen(apps[site](), host, options.ports?.[site] ?? 0);
       servers.push(server);
+      if (options.unref) server.unref();
       const { port } = server.address() as AddressInfo;
       urls[site] = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
     }

@@ -109,6 +109,11 @@ export class WebSession implements HostedSession {
     }
   }
 
+  /** The ids of the last observation and what they stand for (for oracles in the same process). */
+  get shownElements(): ReadonlyMap<string, AxElement> {
+    return this.elements;
+  }
+
   /** Why the session was lost (browser or page crash), or undefined while it is usable. */
   get lost(): string | undefined {
     return this.lostReason;
