@@ -5,7 +5,9 @@
  * `fallbackWords` (free-form text that the env may reject — that is the point of a baseline).
  * When the observation shows tag-action templates (`<search>...</search>`, `<answer> and
  * </answer>`, as Deep Search's prompt and messages do), that text is wrapped in one of the
- * shown tags, so a tag-grammar env sees random well-formed actions too.
+ * shown tags, so a tag-grammar env sees random well-formed actions too. When the observation
+ * is a WebArena page (an accessibility tree with `[id]`s and an `OBJECTIVE:` line), it is a
+ * random action of that grammar on a shown id (click, type, hover, scroll, go_back, stop).
  */
 import type { ActRequest, Decision, Policy, TokenTrajectory } from './policy.ts';
 import { turnRng, type Rng } from './rng.ts';
@@ -29,6 +31,14 @@ function templateTags(observation: string): string[] {
   return [...new Set([...found].map((m) => m[1] as string))];
 }
 
+const WEB_KINDS = ['click', 'type', 'hover', 'scroll', 'go_back', 'stop'] as const;
+
+/** The `[id]`s of a WebArena observation's tree; none for any other observation. */
+function pageIds(observation: string): string[] {
+  if (!/\nOBJECTIVE: /.test(observation)) return [];
+  return [...observation.matchAll(/^\s*\[(\d+)\] /gm)].map((m) => m[1] as string);
+}
+
 export class RandomPolicy implements Policy {
   readonly name = 'random';
   readonly version = 0;
@@ -45,6 +55,8 @@ export class RandomPolicy implements Policy {
     if (available.length > 0) return pick(rng, available);
     const fallback = this.options.fallbackActions ?? [];
     if (fallback.length > 0) return pick(rng, fallback);
+    const ids = pageIds(request.observation);
+    if (ids.length > 0) return this.#webAction(rng, ids);
     const words = this.options.fallbackWords ?? DEFAULT_WORDS;
     const count = 1 + Math.floor(rng.next() * (this.options.maxFallbackWords ?? 3));
     const text = Array.from({ length: count }, () => pick(rng, words)).join(' ');
@@ -53,6 +65,25 @@ export class RandomPolicy implements Policy {
     if (tags.length === 0) return text;
     const tag = pick(rng, tags);
     return `<${tag}> ${text} </${tag}>`;
+  }
+
+  #webAction(rng: Rng, ids: readonly string[]): string {
+    const words = this.options.fallbackWords ?? DEFAULT_WORDS;
+    const kind = pick(rng, WEB_KINDS);
+    const id = pick(rng, ids);
+    switch (kind) {
+      case 'click':
+      case 'hover':
+        return `${kind} [${id}]`;
+      case 'type':
+        return `type [${id}] [${pick(rng, words)}] [${rng.next() < 0.5 ? 0 : 1}]`;
+      case 'scroll':
+        return `scroll [${rng.next() < 0.5 ? 'down' : 'up'}]`;
+      case 'go_back':
+        return 'go_back';
+      case 'stop':
+        return `stop [${pick(rng, words)}]`;
+    }
   }
 
   /** Keeps no per-episode state. */

@@ -29,3 +29,25 @@ describe('RandomPolicy', () => {
     expect(d!.action).toMatch(/^[xy]( [xy])?$/);
   });
 });
+
+describe('RandomPolicy on a WebArena page', () => {
+  const page = "OBSERVATION:\nTab 0 (current): Shop\n\n[1] RootWebArea 'Shop'\n\t[12] link 'Cart'\n\t[15] button 'Search'\nURL: http://x/\nOBJECTIVE: buy a lamp\nPREVIOUS ACTION: None";
+
+  it('acts in the web grammar on ids the page shows', async () => {
+    const p = new RandomPolicy();
+    const seen = new Set<string>();
+    for (let seed = 0; seed < 300; seed++) {
+      const [d] = await p.act([{ episodeId: 'e', turn: 0, observation: page, seed }]);
+      const action = d!.action;
+      expect(action).toMatch(/^(click \[(1|12|15)\]|hover \[(1|12|15)\]|type \[(1|12|15)\] \[[a-z]+\] \[[01]\]|scroll \[(down|up)\]|go_back|stop \[[a-z]+\])$/);
+      seen.add(action.split(' ')[0]!);
+    }
+    expect([...seen].sort()).toEqual(['click', 'go_back', 'hover', 'scroll', 'stop', 'type']);
+  });
+
+  it('keeps free-form text for observations without a page', async () => {
+    const p = new RandomPolicy({ fallbackWords: ['x'] });
+    const [d] = await p.act([{ episodeId: 'e', turn: 0, observation: '[1] not a page', seed: 3 }]);
+    expect(d!.action).toMatch(/^x( x)*$/);
+  });
+});
