@@ -1,6 +1,6 @@
 /**
  * Issue 26, start-up: `--help`, `envs`, a command's own `--help` and a mistyped command load no
- * TensorFlow.js (nor the OpenAI client or vega): each command imports its heavy parts only when
+ * TensorFlow.js (nor the OpenAI client, vega, or the web env's hono, SQLite and playwright): each command imports its heavy parts only when
  * it runs. Checked by tracing every module the process resolves.
  */
 import { execFile } from 'node:child_process';
@@ -27,11 +27,12 @@ function loadedModules(args: readonly string[]): Promise<{ code: number; modules
   });
 }
 
-const HEAVY = /node_modules\/(@tensorflow|openai|vega)/;
+// The web env's server, database and browser driver load on its first reset, not with the registry.
+const HEAVY = /node_modules\/(@tensorflow|openai|vega|hono|@hono|better-sqlite3|playwright-core)/;
 
 describe('actorgym start-up', () => {
   it.each([[['--help']], [['envs']], [[]], [['rollout', '--help']], [['train', '--help']], [['eval', '--help']], [['rolout']]])(
-    'actorgym %j loads no TensorFlow.js, OpenAI client or vega',
+    'actorgym %j loads no TensorFlow.js, OpenAI client, vega or web-env runtime',
     async (args) => {
       const { modules } = await loadedModules(args);
       // The trace works: the CLI's own modules are in it.

@@ -59,9 +59,7 @@ ${page > 1 ? html`<a href="${href(page - 1)}" rel="prev">Previous page</a> ` : '
 }
 
 /** `$12.34` from cents. */
-export function money(cents: number): string {
-  return `$${(cents / 100).toFixed(2)}`;
-}
+export { money } from './format.ts';
 
 /** A query string from pairs, leaving out empty values (`?q=mug&page=2`). */
 export function query(params: Readonly<Record<string, string | number | undefined>>): string {

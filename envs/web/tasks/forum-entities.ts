@@ -1,7 +1,7 @@
 /** Typed views of the seeded forum rows that the forum's task templates use, and their plan steps. */
 import { isoDay } from '../sites/clock.ts';
 import { CURRENT_USER_ID } from '../sites/forum/schema.ts';
-import { POSTS_PAGE_SIZE } from '../sites/forum/routes/browse.ts';
+import { POSTS_PAGE_SIZE } from '../sites/page-sizes.ts';
 import { forumData, heldOut, TEST_FORUMS } from './seeded.ts';
 import type { WebPlanStep } from './task.ts';
 

@@ -1,5 +1,5 @@
 /** Typed views of the seeded shop rows that the shop's task templates use, and their plan steps. */
-import { money } from '../sites/html.ts';
+import { money } from '../sites/format.ts';
 import { CURRENT_CUSTOMER_ID } from '../sites/shop/schema.ts';
 import { heldOut, shopData, TEST_CATEGORIES } from './seeded.ts';
 import type { WebPlanStep } from './task.ts';

@@ -1,7 +1,7 @@
 /** The shop's information-seeking templates: facts read off product, category and order pages. */
 import type { Split } from '../../contract.ts';
 import { SORTS } from '../sites/shop/queries.ts';
-import { PAGE_SIZE } from '../sites/shop/routes/catalog.ts';
+import { PAGE_SIZE } from '../sites/page-sizes.ts';
 import { draw, pools } from './seeded.ts';
 import { price, shopEntities, toProduct, type ShopCategory, type ShopProduct } from './shop-entities.ts';
 import { makeTask, type WebPlanStep, type WebTask } from './task.ts';

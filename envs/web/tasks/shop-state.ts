@@ -1,7 +1,7 @@
 /** The shop's state-change templates: place an order, write a review, fill the cart. */
 import type { Split } from '../../contract.ts';
 import { Rng } from '../../rng.ts';
-import { money } from '../sites/html.ts';
+import { money } from '../sites/format.ts';
 import { SHIPPING_METHODS } from '../sites/shop/schema.ts';
 import { draw, pools } from './seeded.ts';
 import { shopEntities, shopSeededMax, toProduct, type ShopProduct } from './shop-entities.ts';

@@ -8,7 +8,9 @@ import { indexView, listingView } from '../views/listing.ts';
 import { postView } from '../views/post.ts';
 import { profileView } from '../views/profile.ts';
 
-export const POSTS_PAGE_SIZE = 25;
+import { POSTS_PAGE_SIZE } from '../../page-sizes.ts';
+
+export { POSTS_PAGE_SIZE };
 
 const FLASH: Readonly<Record<string, string>> = {
   posted: 'Your post was created.',

@@ -6,7 +6,9 @@ import { currentCustomer, orderByNumber, ordersPage } from '../queries.ts';
 import { accountView, ordersView, orderView } from '../views/account.ts';
 import { notFoundView } from '../views/chrome.ts';
 
-export const ORDERS_PAGE_SIZE = 10;
+import { ORDERS_PAGE_SIZE } from '../../page-sizes.ts';
+
+export { ORDERS_PAGE_SIZE };
 
 export function accountRoutes(app: Hono<SiteEnv>): void {
   app.get('/account', (c) => {

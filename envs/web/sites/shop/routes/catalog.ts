@@ -8,7 +8,9 @@ import { homeView, listingView } from '../views/catalog.ts';
 import { notFoundView } from '../views/chrome.ts';
 import { renderProduct } from './product-page.ts';
 
-export const PAGE_SIZE = 20;
+import { PAGE_SIZE } from '../../page-sizes.ts';
+
+export { PAGE_SIZE };
 
 const FLASH: Readonly<Record<string, string>> = { review: 'Thank you for your review.' };
 
