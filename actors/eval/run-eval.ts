@@ -28,6 +28,7 @@ import { buildResults, pairKey, resultsByPair, type EvalResults } from './eval-r
 import { mergeUsage } from './merge-usage.ts';
 import { resultsMarkdown } from './results-md.ts';
 import { scoreOf, tapScores } from './score-tap.ts';
+import { tapScreenshots, writeEpisodeScreenshots } from './screenshot-tap.ts';
 
 export interface RunEvaluationOptions {
   readonly env: EnvDefinition;
@@ -66,6 +67,12 @@ export interface RunEvaluationOptions {
   readonly onProgress?: (progress: EvalProgress) => void;
   /** An LLM agent's usage in this process (added to earlier sessions' in results.tokens). */
   readonly usage?: () => LlmUsage | undefined;
+  /**
+   * Keep each turn's page picture (`info.screenshot` of an env that sends one, such as
+   * `createWebDefinition({ screenshots: true })`) as `DIR/screenshots/<episodeId>/<turn>.jpg`
+   * (screenshot-tap.ts). Default false.
+   */
+  readonly screenshots?: boolean;
   readonly clock?: RunClock;
 }
 
@@ -171,7 +178,7 @@ export async function runEvaluation(options: RunEvaluationOptions): Promise<Eval
   let finished = done.size;
   let abortedAttempts = 0;
   const system = createRolloutSystem({
-    env: tapScores(env),
+    env: tapScores(options.screenshots ? tapScreenshots(env) : env),
     agent: options.agent,
     split,
     slots: toRun,
@@ -191,6 +198,7 @@ export async function runEvaluation(options: RunEvaluationOptions): Promise<Eval
         score: scoreOf(instance),
       });
       dir.appendEpisode(record);
+      if (options.screenshots) writeEpisodeScreenshots(instance, dir.root, output.episodeId);
       records.push(record);
       if (record.outcome === 'aborted') abortedAttempts += 1;
       else finished += 1;

@@ -11,6 +11,7 @@ import { printJson } from '../output.ts';
 import { showRunProgress } from '../progress.ts';
 import { resolveCommandEnv } from '../remote-options.ts';
 import { defaultEvalDir, type EvalOptions } from './eval.ts';
+import { screenshotEnv } from './eval-screenshots.ts';
 
 export async function runEval(options: EvalOptions): Promise<void> {
   if (options.agent !== undefined && options.checkpoint !== undefined) throw new Error('give --agent or --checkpoint, not both');
@@ -28,7 +29,7 @@ export async function runEval(options: EvalOptions): Promise<void> {
     if (envId === undefined) throw new Error('give --env');
     if (agent.backend !== undefined) process.stderr.write(`backend: ${agent.backend} · agent ${agent.name}\n`);
     const token = options.token ?? process.env.ACTORGYM_TOKEN;
-    const env = await resolveCommandEnv(envId, options, token, options.envTimeout);
+    const env = options.screenshots ? await screenshotEnv(envId, options.remote) : await resolveCommandEnv(envId, options, token, options.envTimeout);
     const splitSize = env.tasks(options.split).length;
     if (options.tasks !== undefined && options.tasks > splitSize) {
       await closeRemote(env);
@@ -57,6 +58,7 @@ export async function runEval(options: EvalOptions): Promise<void> {
         envTimeoutMs: options.envTimeout,
         ...(agent.agentTimeoutMs !== undefined ? { agentTimeoutMs: agent.agentTimeoutMs } : {}),
         signal: interrupt.signal,
+        ...(options.screenshots ? { screenshots: true } : {}),
         ...(agent.usage ? { usage: agent.usage } : {}),
         onStart: ({ events, episodes, done, total }) => {
           if (done > 0) process.stderr.write(`resuming ${out}: ${done} of ${total} (task, sample) pairs done, running ${episodes}\n`);

@@ -28,6 +28,7 @@ export interface EvalOptions extends LlmFlags, RemoteFlags {
   backend: BackendPreference;
   maxAborted: number;
   token?: string;
+  screenshots?: boolean;
   json?: boolean;
 }
 
@@ -54,6 +55,7 @@ export function registerEval(program: Command): void {
     .option('--env-timeout <ms>', 'deadline of each env call, the remote connection\'s start-up calls included', positiveInt('--env-timeout'), 30_000)
     .addOption(new Option('--backend <backend>', 'tfjs backend of a checkpoint agent').choices(BACKEND_PREFERENCES as string[]).default('auto'))
     .option('--token <token>', 'bearer token for --remote (or ACTORGYM_TOKEN)')
+    .option('--screenshots', 'web env only: keep a JPEG of the page at every turn in <out>/screenshots/<episode>/, shown by `actorgym dashboard --run <out>`')
     .option('--json', 'print the results.json object on stdout')
     .addHelpText('after', `${agentHelpText()}
 Ctrl-C stops the evaluation: no new episodes start, running ones end without a result, what
