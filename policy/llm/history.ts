@@ -6,6 +6,7 @@
  * alternating user/assistant and the newest user turn (the observation to act on) is always there.
  */
 import type { ChatMessage } from './chat-types.ts';
+import type { CondenseRules } from './prompts/template.ts';
 
 export interface HistoryOptions {
   /**
@@ -59,4 +60,18 @@ function splitExchanges(rest: readonly ChatMessage[]): ChatMessage[][] {
     else current.push(message);
   }
   return exchanges;
+}
+
+/**
+ * Every turn before the newest user turn through the template's `rules` (system messages stay):
+ * what an env family with long observations (web) sends of its past. Runs before `trimHistory`,
+ * so a token budget counts the condensed turns.
+ */
+export function condensePast(messages: readonly ChatMessage[], rules: CondenseRules): ChatMessage[] {
+  const lastUser = messages.findLastIndex((m) => m.role === 'user');
+  const firstUser = messages.findIndex((m) => m.role === 'user');
+  return messages.map((m, i) => {
+    if (i >= lastUser || m.role === 'system') return m;
+    return { role: m.role, content: m.role === 'user' ? rules.user(m.content, i === firstUser) : rules.assistant(m.content) };
+  });
 }

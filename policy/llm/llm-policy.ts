@@ -14,7 +14,7 @@ import type { ActRequest, Decision, Policy, TokenTrajectory } from '../policy.ts
 import type { ChatClient } from './chat-client.ts';
 import type { ChatMessage, ChatReply, ChatRequest, LlmUsage } from './chat-types.ts';
 import { LlmError, type LlmErrorCode } from './llm-error.ts';
-import { trimHistory, type HistoryOptions } from './history.ts';
+import { condensePast, trimHistory, type HistoryOptions } from './history.ts';
 import type { PromptTemplate } from './prompts/index.ts';
 
 export interface LlmPolicyOptions {
@@ -26,7 +26,7 @@ export interface LlmPolicyOptions {
   /** Sent only when set; otherwise the server's default applies. */
   readonly temperature?: number;
   readonly maxTokens?: number;
-  /** What of the conversation is sent each turn (default: all of it). */
+  /** What of the conversation is sent each turn (default: all of it, past turns condensed when the prompt says how). */
   readonly history?: HistoryOptions;
   /** Send the episode's seed with each request (default true), so a server that honours it replays. */
   readonly sendSeed?: boolean;
@@ -97,10 +97,11 @@ export class LlmPolicy implements Policy {
   }
 
   #request(request: ActRequest, messages: readonly ChatMessage[]): ChatRequest {
-    const { model, temperature, maxTokens, history, sendSeed } = this.options;
+    const { model, temperature, maxTokens, history, sendSeed, prompt } = this.options;
+    const sent = prompt.condensePast ? condensePast(messages, prompt.condensePast) : messages;
     return {
       model,
-      messages: history ? trimHistory(messages, history) : [...messages],
+      messages: history ? trimHistory(sent, history) : [...sent],
       ...(temperature !== undefined ? { temperature } : {}),
       ...(maxTokens !== undefined ? { maxTokens } : {}),
       ...(sendSeed === false ? {} : { seed: request.seed }),

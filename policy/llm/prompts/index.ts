@@ -14,8 +14,9 @@ import { sciworldPrompt } from './sciworld.ts';
 import { searchPrompt } from './search.ts';
 import type { PromptOptions, PromptTemplate } from './template.ts';
 import { textcraftPrompt } from './textcraft.ts';
+import { webPrompt } from './web.ts';
 
-export type { PromptOptions, PromptTemplate } from './template.ts';
+export type { CondenseRules, PromptOptions, PromptTemplate } from './template.ts';
 export type { FormatError, ParsedReply } from '../parse-reply.ts';
 export type { ReadTurn } from '../render-turns.ts';
 
@@ -24,9 +25,11 @@ const FAMILIES: Readonly<Record<string, (options: PromptOptions) => PromptTempla
   textcraft: textcraftPrompt,
   sciworld: sciworldPrompt,
   search: searchPrompt,
+  web: webPrompt,
   // AgentGym's names for the same envs, as a remote AgentGym server calls them.
   searchqa: searchPrompt,
   scienceworld: sciworldPrompt,
+  webarena: webPrompt,
 };
 
 /** The template of `envId`'s family; an unknown id gets the generic Thought/Action template. */

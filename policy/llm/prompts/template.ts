@@ -12,7 +12,7 @@ export interface PromptOptions {
 }
 
 export interface PromptTemplate {
-  /** 'babyai' | 'textcraft' | 'sciworld' | 'search' | 'generic'. */
+  /** 'babyai' | 'textcraft' | 'sciworld' | 'search' | 'web' | 'generic'. */
   readonly family: string;
   /** Optional system message (undefined = none; AgentGym puts everything in the first user turn). */
   readonly system?: string;
@@ -29,6 +29,19 @@ export interface PromptTemplate {
   parseReply(reply: string): ParsedReply;
   /** How an action is written as a reply (`Thought: ...\nAction: <action>`; Deep Search as tags). */
   formatReply(thought: string, action: string): string;
+  /**
+   * How a turn is sent once a newer user turn follows it (history.ts `condensePast`); undefined =
+   * verbatim. Web: a past page becomes its title and URL, a past reply its action, so a turn's
+   * prompt holds one page, not fifteen.
+   */
+  readonly condensePast?: CondenseRules;
+}
+
+export interface CondenseRules {
+  /** A past user turn (`first`: the one with the framing); its result must still be read by `readTurn`. */
+  user(text: string, first: boolean): string;
+  /** A past reply; its result must still parse to the same action. */
+  assistant(text: string): string;
 }
 
 /** What a family file supplies. */
