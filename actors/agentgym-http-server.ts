@@ -26,8 +26,9 @@
  *   body that is not JSON, misses a field or has a wrong type is a 400 `{"error"}` naming it;
  *   an oversized body is a 413; unknown routes 404, wrong methods 405;
  * - at most `maxInstances` instances, `maxInstancesPerClient` per client (a clear error beyond),
- *   and instances idle longer than `idleTtlMs` are closed: AgentGym never reaps, and AgentGym-RL
- *   never calls /close;
+ *   and instances idle longer than `idleTtlMs` are closed: AgentGym never reaps, and an AgentGym-RL
+ *   rollout that dies before its batch ends never sends its /close;
+ * - BabyAI with `agentgymCompat` (default): the original's done rule and running score;
  * - sockets, headers and bodies have deadlines, connections a cap, and `drain` stops gracefully;
  * - one call at a time per instance id; stepping before reset or after `done` is an error.
  */
@@ -81,6 +82,11 @@ export interface AgentGymHttpServerOptions {
   readonly maxConnections?: number;
   /** One JSON line per connection and instance event (`createOpsLog`); default none. */
   readonly log?: OpsLog;
+  /**
+   * The original env server's episode rules where they differ from ours (BabyAI's done rule
+   * and running score; `ServerAdapter.prepareEnv`). Default true.
+   */
+  readonly agentgymCompat?: boolean;
 }
 
 export interface AgentGymHttpStats {
@@ -112,7 +118,11 @@ export async function startAgentGymHttpServer(options: AgentGymHttpServerOptions
   const maxInstances = options.maxInstances ?? limits.DEFAULT_MAX_INSTANCES;
   const adapter = adapterFor(definition.spec.id, options.adapter);
   const table = new InstanceTable({
-    make: () => definition.make(),
+    make: () => {
+      const env = definition.make();
+      adapter.prepareEnv?.(env, options.agentgymCompat ?? true);
+      return env;
+    },
     maxInstances,
     maxPerClient: options.maxInstancesPerClient ?? limits.DEFAULT_MAX_INSTANCES_PER_CLIENT,
     idleTtlMs: options.idleTtlMs ?? limits.DEFAULT_IDLE_TTL_MS,

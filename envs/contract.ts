@@ -98,6 +98,19 @@ export interface EnvDefinition {
   categoryOf?(taskId: string): string;
   /** An oracle that solves the task `env` was last reset to, from the env's internal state. */
   oracle?(env: Env): Oracle;
+  /**
+   * AgentGym's own `data_idx` ↔ task id mapping, when the env reproduces it (BabyAI: level
+   * `data_idx % 40`, seed `data_idx // 40`). Without it, data_idx indexes the test tasks, then
+   * the train tasks.
+   */
+  readonly agentgymIndex?: AgentGymTaskIndex;
+}
+
+/** data_idx ↔ task id. `taskIdAt` may throw `TASK_UNKNOWN` to name a task it cannot serve. */
+export interface AgentGymTaskIndex {
+  readonly size: number;
+  taskIdAt(dataIdx: number): string | undefined;
+  dataIdxOf(taskId: string): number | undefined;
 }
 
 /** Errors are values with a literal code (see docs/protocol.md for the wire mapping). */

@@ -8,7 +8,8 @@
  * `truncated: true`, `success` (at termination, when the env says), `invalid_action: true`.
  * AgentGym's Python clients ignore unknown fields; actorgym's client reads them.
  */
-import type { JsonValue, ResetResult, StepResult } from '../../envs/contract.ts';
+import type { Env, JsonValue, ResetResult, StepResult } from '../../envs/contract.ts';
+import { BabyAIEnv } from '../../envs/babyai/env.ts';
 
 export type Reply = { [key: string]: JsonValue };
 
@@ -33,6 +34,8 @@ export interface ServerAdapter {
   resetReply(id: number, observation: string, result: ResetResult): JsonValue;
   /** `score` is the env's `info.score` when it has one, else the episode's reward so far. */
   stepReply(observation: string, result: StepResult, score: number): Reply;
+  /** Sets a new env's episode rules: the original server's with `compat`, else actorgym's. */
+  prepareEnv?(env: Env, compat: boolean): void;
 }
 
 function withExtras(reply: Reply, result: StepResult): Reply {
@@ -55,10 +58,18 @@ export const genericAdapter: ServerAdapter = {
   stepReply: (observation, r, score) => withExtras({ observation, reward: r.reward, score, done: done(r) }, r),
 };
 
-/** AgentGym's BabyAI prompt expects the action list in the text; add it when the env keeps it in info. */
+/**
+ * AgentGym's BabyAI prompt expects the action list in the text; add it when the env keeps it in
+ * info. data_idx → task is BabyAI's own AgentGym mapping (`babyaiDefinition.agentgymIndex`).
+ * With compat (the default) a local BabyAIEnv plays agentenv-babyai's done rule: `done` only on
+ * a success paying more than 0.5, `reward` the last macro's, `score` their running sum.
+ */
 export const babyaiAdapter: ServerAdapter = {
   ...genericAdapter,
   name: 'babyai',
+  prepareEnv(env, compat) {
+    if (env instanceof BabyAIEnv) env.setDoneRule(compat ? 'agentgym' : 'actorgym');
+  },
   observation(r) {
     const actions = r.info.availableActions;
     if (!actions || r.observation.includes('Available actions: [')) return r.observation;

@@ -1,8 +1,8 @@
 /**
  * The server's env instances, keyed by AgentGym's integer id. Unlike AgentGym, the table is
  * bounded (`maxInstances` in all, `maxPerClient` per caller) and reaps instances idle for
- * `idleTtlMs`: AgentGym-RL creates clients every rollout and never closes them, which is how
- * AgentGym's servers leak.
+ * `idleTtlMs`: AgentGym-RL closes its clients at the end of each batch, but a rollout that dies
+ * first leaves them behind, and AgentGym's servers never reap them.
  *
  * Ownership: an instance records its creator's `owner` (a token hash) and answers only to it;
  * to anyone else its id looks exactly like one that never existed, so ids cannot be probed.

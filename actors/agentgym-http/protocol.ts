@@ -23,7 +23,8 @@ export function agentGymRoutes(definition: EnvDefinition, adapter: ServerAdapter
   async function reset(caller: Caller, id: number, dataIdx: number, seed: number | undefined): Promise<JsonValue> {
     const taskId = order.taskIdAt(dataIdx);
     if (taskId === undefined) {
-      throw new EnvError('TASK_UNKNOWN', `data_idx ${dataIdx} out of range 0..${order.size - 1} (test tasks first, then train)`);
+      const orderName = definition.agentgymIndex ? `${definition.spec.id}'s AgentGym mapping` : 'test tasks first, then train';
+      throw new EnvError('TASK_UNKNOWN', `data_idx ${dataIdx} out of range 0..${order.size - 1} (${orderName})`);
     }
     const instance = table.acquire(id, caller.owner);
     try {

@@ -4,7 +4,8 @@
  * conversation opens with an instruction (human, loss null) and an acknowledgement (gpt, loss
  * false), then alternates observation (human, loss null) and reply (gpt, loss true). AgentGym's
  * trainer reads the index after the last `_` as the env server's `data_idx`; ours is the index
- * our AgentGym HTTP endpoint resets to (`agentGymTaskOrder`: test tasks, then train).
+ * our AgentGym HTTP endpoint resets to (`agentGymTaskOrder`: the env's AgentGym mapping when it
+ * has one, as BabyAI does, else test tasks, then train).
  *
  * We add one optional field, `actorgym` (seed, sample, agent, episode id), so a file we wrote
  * reads back to the very demos; readers that do not know it ignore it.
@@ -80,5 +81,5 @@ export function taskOfItemId(definition: EnvDefinition, itemId: string): ItemTas
   const order = agentGymTaskOrder(definition);
   const taskId = order.taskIdAt(parsed.index);
   if (taskId === undefined) throw new Error(`item_id "${itemId}": data_idx ${parsed.index} is out of range 0..${order.size - 1} for ${id} (test tasks first, then train)`);
-  return { taskId, split: parsed.index < definition.tasks('test').length ? 'test' : 'train' };
+  return { taskId, split: definition.tasks('test').includes(taskId) ? 'test' : 'train' };
 }

@@ -44,6 +44,7 @@ export async function runServe(envId: string, options: ServeOptions): Promise<vo
           allowOrigins: options.allowOrigin,
           maxInstances: options.httpMaxInstances,
           maxInstancesPerClient: options.httpMaxInstancesPerClient,
+          agentgymCompat: options.agentgymCompat,
           maxConnections: options.maxConnections,
           headersTimeoutMs: options.handshakeTimeout,
           log: createOpsLog({ server: 'agentgym-http', enabled: options.logJson === true }),

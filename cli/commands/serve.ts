@@ -31,6 +31,8 @@ export interface ServeOptions {
   httpToken: string[];
   httpMaxInstances: number;
   httpMaxInstancesPerClient: number;
+  /** AgentGym's episode rules on the HTTP port (default true; `--no-agentgym-compat`). */
+  agentgymCompat: boolean;
 }
 
 const collect = (value: string, previous: string[]) => [...previous, value];
@@ -57,5 +59,6 @@ export function registerServe(program: Command): void {
     .option('--http-token <token>', 'another token the AgentGym HTTP port accepts besides --token (repeatable); each owns the instances it creates', collect, [])
     .option('--http-max-instances <n>', 'AgentGym HTTP: instances over all clients', positiveInt('--http-max-instances'), HTTP_MAX_INSTANCES)
     .option('--http-max-instances-per-client <n>', 'AgentGym HTTP: instances one client (a token, else a remote address) may hold', positiveInt('--http-max-instances-per-client'), HTTP_MAX_INSTANCES_PER_CLIENT)
+    .option('--no-agentgym-compat', "AgentGym HTTP: use actorgym's episode rules instead of the original server's (BabyAI: any success ends the episode; see docs/agentgym-http.md#agentgym-compatibility)")
     .action(async (envId: string, options: ServeOptions) => (await import('./serve-action.ts')).runServe(envId, options));
 }

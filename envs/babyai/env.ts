@@ -8,13 +8,33 @@ import { Game } from './game.ts';
 import { taskStart } from './start-cache.ts';
 import { doorState, type World } from './world.ts';
 
+/**
+ * How an episode ends and what a step pays.
+ * - `actorgym` (default): a success or a failure (strict levels) ends the episode, the step
+ *   limit truncates it, and `reward` is what this step earned.
+ * - `agentgym`: agentenv-babyai's rule (`BabyAI.update`, `BabyAIEnv.step`): the episode ends
+ *   only on a success paying more than 0.5; a later success, a failure and the step limit do
+ *   not end it. `reward` is the original's `env.reward` (the last macro's minigrid reward, kept
+ *   through refused and `check` actions) and `info.score` its running sum, the original's `score`.
+ */
+export type BabyAIDoneRule = 'actorgym' | 'agentgym';
+
 export class BabyAIEnv implements Env {
   private game: Game | null = null;
   private over = false;
   private closed = false;
   private taskId = '';
+  private doneRule: BabyAIDoneRule = 'actorgym';
+  /** The `agentgym` rule's `env.reward` and `score`. */
+  private stickyReward = 0;
+  private score = 0;
 
   constructor(readonly spec: EnvSpec) {}
+
+  /** Switches the done rule for the following resets (the AgentGym HTTP endpoint's compat mode). */
+  setDoneRule(rule: BabyAIDoneRule): void {
+    this.doneRule = rule;
+  }
 
   async reset(options: ResetOptions): Promise<ResetResult> {
     this.assertOpen();
@@ -22,8 +42,11 @@ export class BabyAIEnv implements Env {
     // reset seed only has to be accepted.
     const start = taskStart(options.taskId, firstObservation);
     this.game = start.game.clone();
+    this.game.runsPastMaxSteps = this.doneRule === 'agentgym';
     this.taskId = options.taskId;
     this.over = false;
+    this.stickyReward = 0;
+    this.score = 0;
     return { observation: start.observation, info: this.info(false, false) };
   }
 
@@ -41,14 +64,24 @@ export class BabyAIEnv implements Env {
     } else if (outcome.kind === 'noop') {
       text = 'No change in state.';
     } else {
-      text = game.describe() + (outcome.success ? '\n The task is completed.' : '');
+      // The original appends this whenever minigrid says done, a failure included.
+      text = game.describe() + (game.terminated ? '\n The task is completed.' : '');
     }
     const moved = outcome.kind === 'moved';
-    const terminated = moved && game.success;
+    const observation = text + this.actionList();
+    if (this.doneRule === 'agentgym') {
+      if (moved) this.stickyReward = game.lastReward;
+      const done = moved && game.terminated && this.stickyReward > 0.5;
+      this.score += this.stickyReward;
+      this.over = done;
+      const info = { ...this.info(done && game.success, invalid), score: this.score };
+      return { observation, reward: this.stickyReward, terminated: done, truncated: false, info };
+    }
+    const terminated = moved && game.terminated;
     const truncated = moved && game.truncated;
     this.over = terminated || truncated;
     const reward = terminated ? game.lastReward : 0;
-    return { observation: text + this.actionList(), reward, terminated, truncated, info: this.info(terminated, invalid) };
+    return { observation, reward, terminated, truncated, info: this.info(terminated && game.success, invalid) };
   }
 
   async close(): Promise<void> {

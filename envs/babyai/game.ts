@@ -21,6 +21,13 @@ export class Game {
   /** Reward of the last primitive step (AgentGym reports the last one). */
   lastReward = 0;
   success = false;
+  /** The last primitive's verifier said failure (strict levels): minigrid ends the episode with 0. */
+  failed = false;
+  /**
+   * AgentGym lets minigrid run past `max_steps` (it ignores truncation); our own rule stops a
+   * macro there. Set by the AgentGym compatibility mode.
+   */
+  runsPastMaxSteps = false;
   private viewCache: View | null = null;
   /** The image part of the view, computed alone between a macro's primitives; reused by `view()`. */
   private gridCache: ViewGrid | null = null;
@@ -35,7 +42,14 @@ export class Game {
   ) {}
 
   static fromLevel(level: GeneratedLevel): Game {
-    return new Game(level.world.clone(), level.instrs.clone(), level.roomSize, level.maxSteps, level.mission);
+    const game = new Game(level.world.clone(), level.instrs.clone(), level.roomSize, level.maxSteps, level.mission);
+    if (level.shownWorld) game.viewCache = computeView(level.shownWorld);
+    return game;
+  }
+
+  /** minigrid's `terminated` after the last primitive: the verifier said success or failure. */
+  get terminated(): boolean {
+    return this.success || this.failed;
   }
 
   clone(): Game {
@@ -43,6 +57,8 @@ export class Game {
     copy.stepCount = this.stepCount;
     copy.lastReward = this.lastReward;
     copy.success = this.success;
+    copy.failed = this.failed;
+    copy.runsPastMaxSteps = this.runsPastMaxSteps;
     // The caches describe the same state and are replaced, never mutated, so share them.
     copy.viewCache = this.viewCache;
     copy.gridCache = this.gridCache;
@@ -51,7 +67,7 @@ export class Game {
   }
 
   get truncated(): boolean {
-    return !this.success && this.stepCount >= this.maxSteps;
+    return !this.terminated && this.stepCount >= this.maxSteps;
   }
 
   view(): View {
@@ -117,6 +133,7 @@ export class Game {
     if (action === Prim.drop) updateObjsPoss(this.instrs, this);
     const status = this.instrs.verify(this, action);
     this.success = status === 'success';
+    this.failed = status === 'failure';
     this.lastReward = this.success ? 1 - 0.9 * (this.stepCount / this.maxSteps) : 0;
   }
 
@@ -135,7 +152,7 @@ export class Game {
     for (const p of prims) {
       this.primitive(p);
       // Our addition: stop at the level's step limit (the original lets minigrid run on).
-      if (this.stepCount >= this.maxSteps) break;
+      if (this.stepCount >= this.maxSteps && !this.runsPastMaxSteps) break;
       const next = this.image();
       if (sameImage(image, next)) break;
       image = next;

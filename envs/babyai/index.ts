@@ -7,6 +7,7 @@ import { EnvError, type EnvDefinition, type EnvSpec } from '../contract.ts';
 import { BabyAIEnv } from './env.ts';
 import { BabyAIOracle } from './oracle.ts';
 import { babyaiTasks, familyOf } from './tasks.ts';
+import { babyaiAgentGymIndex } from './agentgym-index.ts';
 import { COLOR_NAMES } from './world.ts';
 
 export const babyaiSpec: EnvSpec = {
@@ -25,6 +26,7 @@ export const babyaiDefinition: EnvDefinition = {
   make: () => new BabyAIEnv(babyaiSpec),
   // The level family (GoTo, Pickup, ActionObjDoor, FindObjS7, OneRoomS20, SynthLoc), as the paper groups levels.
   categoryOf: familyOf,
+  agentgymIndex: babyaiAgentGymIndex,
   oracle(env) {
     if (!(env instanceof BabyAIEnv)) {
       throw new EnvError('ENV_INTERNAL', 'the babyai oracle needs a local BabyAIEnv made by babyaiDefinition.make()');
@@ -35,5 +37,7 @@ export const babyaiDefinition: EnvDefinition = {
 
 export { BabyAIEnv } from './env.ts';
 export { BabyAIOracle } from './oracle.ts';
-export { babyaiTasks, parseTaskId, familyOf, LEVELS } from './tasks.ts';
+export { babyaiTasks, parseTaskId, familyOf, LEVELS, ALL_LEVELS } from './tasks.ts';
+export { AGENTGYM_LEVELS, agentGymLevelOf, babyaiAgentGymIndex } from './agentgym-index.ts';
+export type { BabyAIDoneRule } from './env.ts';
 export type { Family, LevelSpec } from './level.ts';

@@ -46,7 +46,11 @@ export class GoToInstr implements InstrBase {
 export class PickupInstr implements InstrBase {
   readonly kind = 'pickup';
   preCarrying = -1;
-  constructor(readonly desc: ObjDesc) {}
+  /** `strict` (PickupDist's debug mode): picking up any other object is a failure. */
+  constructor(
+    readonly desc: ObjDesc,
+    readonly strict = false,
+  ) {}
   surface(env: VerifierEnv): string {
     return 'pick up ' + this.desc.surface(env);
   }
@@ -60,10 +64,11 @@ export class PickupInstr implements InstrBase {
     this.preCarrying = carrying;
     if (action !== Prim.pickup) return 'continue';
     if (pre === -1 && this.desc.objSet.includes(carrying)) return 'success';
+    if (this.strict && carrying >= 0) return 'failure';
     return 'continue';
   }
   clone(): PickupInstr {
-    const copy = new PickupInstr(this.desc.clone());
+    const copy = new PickupInstr(this.desc.clone(), this.strict);
     copy.preCarrying = this.preCarrying;
     return copy;
   }
@@ -71,7 +76,11 @@ export class PickupInstr implements InstrBase {
 
 export class OpenInstr implements InstrBase {
   readonly kind = 'open';
-  constructor(readonly desc: ObjDesc) {}
+  /** `strict` (the Debug open levels): toggling any other door is a failure. */
+  constructor(
+    readonly desc: ObjDesc,
+    readonly strict = false,
+  ) {}
   surface(env: VerifierEnv): string {
     return 'open ' + this.desc.surface(env);
   }
@@ -83,10 +92,11 @@ export class OpenInstr implements InstrBase {
     const w = env.world;
     const front = w.get(w.frontX, w.frontY);
     if (front >= 0 && this.desc.objSet.includes(front) && w.obj(front).isOpen) return 'success';
+    if (this.strict && front >= 0 && w.obj(front).type === 'door') return 'failure';
     return 'continue';
   }
   clone(): OpenInstr {
-    return new OpenInstr(this.desc.clone());
+    return new OpenInstr(this.desc.clone(), this.strict);
   }
 }
 

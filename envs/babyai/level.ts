@@ -6,9 +6,15 @@
 import { Rng } from '../rng.ts';
 import { GenerationStuck, RejectSampling, RoomGrid } from './roomgrid.ts';
 import { numNavsNeeded, PutNextInstr, SeqInstr, type Instr } from './instructions.ts';
-import type { World } from './world.ts';
+import { EMPTY, type World } from './world.ts';
 
-export type Family = 'GoTo' | 'Pickup' | 'ActionObjDoor' | 'FindObjS7' | 'OneRoomS20' | 'SynthLoc';
+/**
+ * The level's family: the six of the paper's BabyAI test mix, then the minigrid files the
+ * other AgentGym levels come from (open.py, putnext.py, unlock.py, other.py, synth.py).
+ */
+export type Family =
+  | 'GoTo' | 'Pickup' | 'ActionObjDoor' | 'FindObjS7' | 'OneRoomS20' | 'SynthLoc'
+  | 'Open' | 'PutNext' | 'Unlock' | 'KeyCorridor' | 'MoveTwoAcross' | 'Synth' | 'Boss';
 
 export interface LevelSpec {
   /** minigrid's level name without `BabyAI-` and `-v0`, e.g. `GoToRedBall`. */
@@ -19,6 +25,13 @@ export interface LevelSpec {
   readonly numCols: number;
   /** LevelGen levels with `unblocking` reject missions about keys of locked doors. */
   readonly unblocking?: boolean;
+  /** A fixed step limit (minigrid's `max_steps` argument); else `num_navs * room_size^2 * rows * cols`. */
+  readonly maxSteps?: number;
+  /**
+   * PutNextS7N4Carrying: the object the agent holds from the start. minigrid takes it off the
+   * grid after `reset` has built the observation, so the first view still shows it in place.
+   */
+  readonly startCarrying?: (instrs: Instr) => number;
   /** Places objects and the agent and returns the mission; may throw `RejectSampling`. */
   gen(g: RoomGrid): Instr;
 }
@@ -29,6 +42,8 @@ export interface GeneratedLevel {
   readonly mission: string;
   readonly roomSize: number;
   readonly maxSteps: number;
+  /** The world the first observation shows, when it is not `world` (see `startCarrying`). */
+  readonly shownWorld?: World;
 }
 
 const MAX_ATTEMPTS = 10_000;
@@ -47,8 +62,14 @@ export function generateLevel(spec: LevelSpec, seed: number): GeneratedLevel {
     }
     const mission = instrs.surface(g);
     instrs.resetVerifier(g);
-    const maxSteps = numNavsNeeded(instrs) * spec.roomSize ** 2 * spec.numRows * spec.numCols;
-    return { world: g.world, instrs, mission, roomSize: spec.roomSize, maxSteps };
+    const maxSteps = spec.maxSteps ?? numNavsNeeded(instrs) * spec.roomSize ** 2 * spec.numRows * spec.numCols;
+    if (!spec.startCarrying) return { world: g.world, instrs, mission, roomSize: spec.roomSize, maxSteps };
+    const shownWorld = g.world.clone();
+    const held = g.world.obj(spec.startCarrying(instrs));
+    g.world.set(held.x, held.y, EMPTY);
+    [held.x, held.y] = [-1, -1];
+    g.world.carrying = held.id;
+    return { world: g.world, instrs, mission, roomSize: spec.roomSize, maxSteps, shownWorld };
   }
   throw new Error(`could not generate ${spec.name}/${seed}`);
 }

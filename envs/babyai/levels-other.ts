@@ -54,8 +54,9 @@ export const OTHER_LEVELS: readonly LevelSpec[] = [
     },
   },
   {
-    // FindObjS5 with room_size 7: one object in a random room, the agent in the middle.
-    name: 'FindObjS7', family: 'FindObjS7', roomSize: 7, numRows: 3, numCols: 3,
+    // FindObjS5 with room_size 7: one object in a random room, the agent in the middle;
+    // FindObjS5 fixes max_steps at 20 * room_size^2.
+    name: 'FindObjS7', family: 'FindObjS7', roomSize: 7, numRows: 3, numCols: 3, maxSteps: 20 * 7 ** 2,
     gen: (g) => {
       const i = g.rng.range(0, g.numRows);
       const j = g.rng.range(0, g.numCols);

@@ -55,6 +55,8 @@ export function planMacros(root: Game): string[] {
       if (outcome.kind !== 'moved') continue;
       const actions = [...node.actions, action];
       if (child.success) return actions;
+      // A failure (strict levels) ends the episode with nothing.
+      if (child.failed) continue;
       if (child.truncated) continue;
       const key = stateKey(child);
       const known = seen.get(key);

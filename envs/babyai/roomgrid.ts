@@ -128,11 +128,40 @@ export class RoomGrid {
 
   addObject(i: number, j: number, kind?: Exclude<ObjType, 'door'>, color?: Color): WorldObj {
     const type = kind ?? this.rng.pick(['key', 'ball', 'box'] as const);
-    const obj = this.world.addObj(type, color ?? this.rng.pick(COLOR_NAMES));
+    return this.placeInRoom(i, j, this.world.addObj(type, color ?? this.rng.pick(COLOR_NAMES)));
+  }
+
+  /** `RoomGrid.place_in_room`: an object made with `world.addObj` (e.g. a box holding a key). */
+  placeInRoom(i: number, j: number, obj: WorldObj): WorldObj {
     const room = this.getRoom(i, j);
     this.placeObj(obj.id, room, true);
     room.objs.push(obj.id);
     return obj;
+  }
+
+  /** `RoomGrid.remove_wall`: opens the whole wall `wallIdx` (right, down, left, up) of room (i, j). */
+  removeWall(i: number, j: number, wallIdx: number): void {
+    const room = this.getRoom(i, j);
+    const neighbor = room.neighbors[wallIdx];
+    if (room.doors[wallIdx] !== null || !neighbor) throw new Error(`cannot remove wall ${wallIdx} of room ${i},${j}`);
+    const [tx, ty] = room.top;
+    const n = room.size;
+    for (let k = 1; k < n - 1; k++) {
+      if (wallIdx === 0) this.world.set(tx + n - 1, ty + k, EMPTY);
+      else if (wallIdx === 1) this.world.set(tx + k, ty + n - 1, EMPTY);
+      else if (wallIdx === 2) this.world.set(tx, ty + k, EMPTY);
+      else this.world.set(tx + k, ty, EMPTY);
+    }
+    room.doors[wallIdx] = true;
+    neighbor.doors[(wallIdx + 2) % 4] = true;
+  }
+
+  /** minigrid's `_rand_subset`: `n` distinct items in draw order. */
+  randSubset<T>(items: readonly T[], n: number): T[] {
+    const rest = [...items];
+    const out: T[] = [];
+    while (out.length < n) out.push(rest.splice(this.rng.int(rest.length), 1)[0] as T);
+    return out;
   }
 
   addDoor(i: number, j: number, doorIdx?: number, color?: Color, locked?: boolean): WorldObj {
@@ -154,8 +183,11 @@ export class RoomGrid {
     return door;
   }
 
-  /** Adds unlocked doors at random until every room is reachable from the agent's room. */
-  connectAll(maxItrs = 5000): void {
+  /**
+   * Adds unlocked doors at random until every room is reachable from the agent's room;
+   * their colours are drawn from `doorColors` (Unlock keeps the locked door's colour unique).
+   */
+  connectAll(maxItrs = 5000, doorColors: readonly Color[] = COLOR_NAMES): void {
     const start = this.roomFromPos(this.world.agentX, this.world.agentY);
     const total = this.numRows * this.numCols;
     for (let itrs = 0; ; itrs++) {
@@ -167,7 +199,7 @@ export class RoomGrid {
       const room = this.getRoom(i, j);
       if (!room.doorPos[k] || room.doors[k] !== null) continue;
       if (room.locked || (room.neighbors[k] as Room).locked) continue;
-      this.addDoor(i, j, k, this.rng.pick(COLOR_NAMES), false);
+      this.addDoor(i, j, k, this.rng.pick(doorColors), false);
     }
   }
 

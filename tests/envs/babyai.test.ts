@@ -210,10 +210,13 @@ describe('babyai tasks and splits', () => {
         expect(g.mission, `${level.name}/${500 + seed}`).toMatch(patterns[level.family] as RegExp);
         const w = g.world;
         expect(w.get(w.agentX, w.agentY)).toBe(-1);
-        expect(g.maxSteps % (level.roomSize ** 2 * level.numRows * level.numCols)).toBe(0);
+        if (level.maxSteps === undefined) expect(g.maxSteps % (level.roomSize ** 2 * level.numRows * level.numCols)).toBe(0);
+        else expect(g.maxSteps).toBe(level.maxSteps);
       }
     }
     expect(generateLevel(LEVELS.find((l) => l.name === 'OneRoomS20')!, 1).maxSteps).toBe(400);
+    // minigrid/envs/babyai/other.py, FindObjS5: max_steps = 20 * room_size**2 (issue 28).
+    expect(generateLevel(LEVELS.find((l) => l.name === 'FindObjS7')!, 1).maxSteps).toBe(980);
   });
 
   it('shows sequences with "and" as AgentGym does', async () => {

@@ -47,14 +47,15 @@ export interface AgentGymHttpEnvOptions {
 
 // ---------------------------------------------------------------- data_idx mapping
 
-/** actorgym's data_idx order: the definition's test tasks, then its train tasks. */
+/** actorgym's data_idx order: the env's own AgentGym mapping, else its test tasks, then its train tasks. */
 export interface AgentGymTaskOrder {
   readonly size: number;
   taskIdAt(dataIdx: number): string | undefined;
   dataIdxOf(taskId: string): number | undefined;
 }
 
-export function agentGymTaskOrder(definition: Pick<EnvDefinition, 'tasks'>): AgentGymTaskOrder {
+export function agentGymTaskOrder(definition: Pick<EnvDefinition, 'tasks' | 'agentgymIndex'>): AgentGymTaskOrder {
+  if (definition.agentgymIndex) return definition.agentgymIndex;
   const ids = [...definition.tasks('test'), ...definition.tasks('train')];
   const index = new Map<string, number>();
   ids.forEach((id, i) => index.set(id, i));

@@ -116,14 +116,14 @@ describe('AgentTraj write → read (issue 25, item 2)', () => {
     const lines = readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as AgentTrajItem);
     const tampered = structuredClone(lines[1]!);
     tampered.conversations[4]!.value = 'You see a purple dragon.';
-    const unknown = { ...lines[2]!, item_id: 'babyai_999999' };
+    const unknown = { ...lines[2]!, item_id: 'babyai_99999999999' };
     writeFileSync(file, [lines[0], tampered, unknown].map((l) => JSON.stringify(l)).join('\n'));
     await expect(readDemos(file)).rejects.toThrow(/bad\.jsonl:2: item babyai_\d+: turn 1 diverges from the replay: the file shows "You see a purple dragon\." where replaying/);
     const skipped: string[] = [];
     const kept = await readDemos(file, { skipBad: true, onSkip: (m) => skipped.push(m) });
     expect(kept).toEqual([demos[0]]);
     expect(skipped).toHaveLength(2);
-    expect(skipped[1]).toMatch(/bad\.jsonl:3: item babyai_999999: .*data_idx 999999 is out of range 0\.\.1529/);
+    expect(skipped[1]).toMatch(/bad\.jsonl:3: item babyai_99999999999: .*data_idx 99999999999 is out of range 0\.\.85899345919 for babyai/);
   });
 
   it('refuses an item that goes on after the replayed episode ended, and an item of another env', async () => {
