@@ -3,5 +3,6 @@
  * levels-open.ts, levels-unlock.ts, levels-putnext.ts, levels-synth.ts, and the rest here.
  */
 import type { LevelSpec } from './level.ts';
+import { OPEN_LEVELS } from './levels-open.ts';
 
-export const MORE_LEVELS: readonly LevelSpec[] = [];
+export const MORE_LEVELS: readonly LevelSpec[] = [...OPEN_LEVELS];
