@@ -110,6 +110,7 @@ export class DashboardRun {
       env: this.env,
       xAxis: this.series.xAxis,
       hasTrajectories: this.dir !== undefined,
+      ...(this.dir?.kind === 'evaluation' ? { evaluation: true as const } : {}),
     };
   }
 

@@ -143,7 +143,8 @@ export async function startDashboard(options: DashboardOptions = {}): Promise<Da
     }
     const pathname = pathOf(request);
     if (pathname.startsWith('/api/')) {
-      const { status, body } = await api.handle(pathname);
+      const { status, body, type } = await api.handle(pathname);
+      if (Buffer.isBuffer(body)) return send(response, status, type ?? 'application/octet-stream', body, { ...extra, 'Cache-Control': 'private, max-age=60' });
       return send(response, status, 'application/json', JSON.stringify(body), { ...extra, 'Cache-Control': 'no-store' });
     }
     const asset = await assets.get(pathname);
@@ -193,6 +194,7 @@ export async function startDashboard(options: DashboardOptions = {}): Promise<Da
         if (restarted) run.series.replaceAll(rows);
         else run.series.load(rows);
         const steps = run.series.all().length;
+        if (reader.kind === 'evaluation') return run.setStatus('evaluation', false);
         run.setStatus(`${steps} step${steps === 1 ? '' : 's'} logged${reader.badMetricLines > 0 ? ` (${reader.badMetricLines} unreadable lines skipped)` : ''}`, false);
       };
       await poll();

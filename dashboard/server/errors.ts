@@ -5,7 +5,7 @@
 export type DashboardErrorCode =
   /** `--run DIR`: nothing at DIR, or not a directory. */
   | 'RUN_DIR_MISSING'
-  /** `--run DIR`: a directory without config.json, metrics.jsonl or trajectories/. */
+  /** `--run DIR`: a directory without config.json, metrics.jsonl, trajectories/ or episodes.jsonl. */
   | 'RUN_DIR_INVALID'
   /** `--connect URL`: not a ws:// or wss:// URL. */
   | 'BAD_URL'
@@ -15,6 +15,8 @@ export type DashboardErrorCode =
   | 'NO_TRAJECTORIES'
   | 'STEP_UNKNOWN'
   | 'EPISODE_UNKNOWN'
+  /** The episode has no picture of that turn (recorded by `eval --screenshots`). */
+  | 'SCREENSHOT_UNKNOWN'
   /** A trajectory line that is not JSON or lacks taskId/steps. */
   | 'TRAJECTORY_INVALID'
   /** A file over the read limit (MAX_FILE_BYTES). */
@@ -32,6 +34,7 @@ const STATUS: Readonly<Record<DashboardErrorCode, number>> = {
   NO_TRAJECTORIES: 404,
   STEP_UNKNOWN: 404,
   EPISODE_UNKNOWN: 404,
+  SCREENSHOT_UNKNOWN: 404,
   TRAJECTORY_INVALID: 422,
   FILE_TOO_LARGE: 413,
   NOT_FOUND: 404,

@@ -20,6 +20,8 @@ export interface ReplayFrame {
   readonly invalidAction: boolean;
   /** The env's snapshot (BabyAI: rows, agent, mission…) plus `colors` per cell when known. */
   readonly picture: JsonValue | undefined;
+  /** URL of the page picture recorded at this turn (web env, `eval --screenshots`). */
+  readonly screenshot?: string;
 }
 
 export interface ReplayedEpisode {
@@ -31,8 +33,11 @@ export interface ReplayedEpisode {
   readonly maxTurns: number | undefined;
   readonly abortReason: string | undefined;
   readonly frames: readonly ReplayFrame[];
-  /** `ok`: every turn has a picture; `mismatch`: pictures stop where the env disagreed with the log; `unavailable`: no pictures. */
-  readonly replay: 'ok' | 'mismatch' | 'unavailable';
+  /**
+   * `ok`: every turn has a picture; `mismatch`: pictures stop where the env disagreed with the log;
+   * `unavailable`: no pictures; `screenshots`: no replay, the pictures are the ones recorded.
+   */
+  readonly replay: 'ok' | 'mismatch' | 'unavailable' | 'screenshots';
   readonly replayNote: string | undefined;
 }
 
@@ -67,7 +72,34 @@ export async function replayEpisode(envId: string | undefined, logged: LoggedEpi
   } finally {
     await env?.close().catch(() => {});
   }
+  return loggedEpisode(envId, logged, pictures, replay, note);
+}
 
+/**
+ * The episode as logged, without replaying it: for the web env, whose pages are not replayed
+ * (a replay would redo the episode's orders and posts in a browser) but may have been recorded.
+ * `screenshotUrl` is given for the turns with a recorded picture.
+ */
+export function recordedEpisode(
+  envId: string | undefined,
+  logged: LoggedEpisode,
+  screenshotTurns: readonly number[],
+  screenshotUrl: (turn: number) => string,
+): ReplayedEpisode {
+  const replayed = loggedEpisode(envId, logged, [], screenshotTurns.length > 0 ? 'screenshots' : 'unavailable', screenshotTurns.length > 0 ? undefined : NO_SCREENSHOTS);
+  const turns = new Set(screenshotTurns);
+  return { ...replayed, frames: replayed.frames.map((frame) => (turns.has(frame.turn) ? { ...frame, screenshot: screenshotUrl(frame.turn) } : frame)) };
+}
+
+const NO_SCREENSHOTS = 'no page pictures were recorded for this episode (`actorgym eval --env web --screenshots` keeps one per turn); the observation is the page\'s accessibility tree';
+
+function loggedEpisode(
+  envId: string | undefined,
+  logged: LoggedEpisode,
+  pictures: readonly (JsonValue | undefined)[],
+  replay: ReplayedEpisode['replay'],
+  note: string | undefined,
+): ReplayedEpisode {
   let total = 0;
   const frames: ReplayFrame[] = [
     { turn: 0, action: undefined, observation: logged.firstObservation ?? '', reward: 0, totalReward: 0, invalidAction: false, picture: pictures[0] },

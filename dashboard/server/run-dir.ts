@@ -1,18 +1,24 @@
 /**
  * Reads a run directory (actors/training/run-dir.ts writes it): config.json, metrics.jsonl
  * (followed as it grows, so `--run DIR` of a run still going updates live), and the
- * trajectories of each step. Every read is bounded and every malformed line is skipped and
- * counted, never thrown: a line cut short by a kill is normal in a run directory.
+ * trajectories of each step. An evaluation directory (actors/eval/eval-files.ts) reads the same
+ * way, its episodes.jsonl as the one group of trajectories (step 0). Either may hold each turn's
+ * page picture (`eval --screenshots`, actors/eval/screenshot-tap.ts). Every read is bounded and
+ * every malformed line is skipped and counted, never thrown: a line cut short by a kill is
+ * normal in a run directory.
  */
 import { open, readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
+import { SCREENSHOTS_DIR, screenshotFile } from '../../actors/eval/screenshot-tap.ts';
 import { DashboardError } from './errors.ts';
 import { numeric } from './metric-series.ts';
 import type { MetricRow } from './wire.ts';
 
 /** Largest file read whole (a step's trajectories); bigger ones are refused with FILE_TOO_LARGE. */
 export const MAX_FILE_BYTES = 64 * 1024 * 1024;
+/** Largest picture served; ours are 30–100 kB. */
+const MAX_SCREENSHOT_BYTES = 8 * 1024 * 1024;
 /** Step files whose parsed episodes are kept in memory. */
 const CACHED_STEPS = 4;
 
@@ -63,6 +69,11 @@ const LoggedEpisodeSchema: z.ZodType<LoggedEpisode> = z.object({
 type ParsedLine = { ok: true; episode: LoggedEpisode } | { ok: false; error: string };
 
 const STEP_FILE = /^step-(\d+)\.jsonl$/;
+const SCREENSHOT_FILE = /^(\d{3,9})\.jpg$/;
+/** Episode ids as the rollout system makes them (`eval-0-s3a0`); anything else names no folder. */
+const SAFE_ID = /^[A-Za-z0-9_-][A-Za-z0-9._-]{0,199}$/;
+/** The one trajectory group of an evaluation directory. */
+export const EVALUATION_STEP = 0;
 
 export class RunDirReader {
   private metricsOffset = 0;
@@ -71,7 +82,11 @@ export class RunDirReader {
   /** metrics.jsonl lines skipped because they were not JSON objects. */
   badMetricLines = 0;
 
-  private constructor(readonly root: string) {}
+  private constructor(
+    readonly root: string,
+    /** `evaluation`: an `actorgym eval` directory, its episodes.jsonl shown as step 0. */
+    readonly kind: 'training' | 'evaluation',
+  ) {}
 
   /** Checks that `dir` looks like a run directory. */
   static async open(dir: string): Promise<RunDirReader> {
@@ -79,10 +94,11 @@ export class RunDirReader {
     const info = await stat(root).catch(() => undefined);
     if (!info?.isDirectory()) throw new DashboardError('RUN_DIR_MISSING', `no run directory at ${root}`);
     const entries = new Set(await readdir(root));
-    if (!['config.json', 'metrics.jsonl', 'trajectories'].some((name) => entries.has(name))) {
-      throw new DashboardError('RUN_DIR_INVALID', `${root} is not a run directory: it has no config.json, metrics.jsonl or trajectories/ (make one with \`actorgym train --out DIR\`)`);
+    if (!['config.json', 'metrics.jsonl', 'trajectories', 'episodes.jsonl'].some((name) => entries.has(name))) {
+      throw new DashboardError('RUN_DIR_INVALID', `${root} is not a run directory: it has no config.json, metrics.jsonl, trajectories/ or episodes.jsonl (make one with \`actorgym train --out DIR\` or \`actorgym eval --out DIR\`)`);
     }
-    return new RunDirReader(root);
+    const evaluation = entries.has('episodes.jsonl') && !entries.has('trajectories') && !entries.has('metrics.jsonl');
+    return new RunDirReader(root, evaluation ? 'evaluation' : 'training');
   }
 
   /** config.json, or undefined when missing or unreadable. */
@@ -138,6 +154,7 @@ export class RunDirReader {
 
   /** Learner steps with a trajectory file, ascending. */
   async steps(): Promise<number[]> {
+    if (this.kind === 'evaluation') return [EVALUATION_STEP];
     const names = await readdir(path.join(this.root, 'trajectories')).catch(() => [] as string[]);
     return names.flatMap((name) => {
       const match = STEP_FILE.exec(name);
@@ -168,9 +185,35 @@ export class RunDirReader {
   }
 
   private async stepLines(step: number): Promise<ParsedLine[]> {
-    const file = path.join(this.root, 'trajectories', `step-${String(step).padStart(6, '0')}.jsonl`);
-    const info = await stat(file).catch(() => undefined);
+    const file = this.kind === 'evaluation'
+      ? step === EVALUATION_STEP ? path.join(this.root, 'episodes.jsonl') : ''
+      : path.join(this.root, 'trajectories', `step-${String(step).padStart(6, '0')}.jsonl`);
+    const info = file === '' ? undefined : await stat(file).catch(() => undefined);
     if (!info?.isFile()) throw new DashboardError('STEP_UNKNOWN', `no trajectories for step ${step} in ${this.root}`);
+    return this.readLines(step, file, info);
+  }
+
+  /** Turns of the episode that have a picture (`DIR/screenshots/<episodeId>/<turn>.jpg`), ascending. */
+  async screenshotTurns(episodeId: string | undefined): Promise<number[]> {
+    if (episodeId === undefined || !SAFE_ID.test(episodeId)) return [];
+    const names = await readdir(path.join(this.root, SCREENSHOTS_DIR, episodeId)).catch(() => [] as string[]);
+    return names.flatMap((name) => {
+      const match = SCREENSHOT_FILE.exec(name);
+      return match ? [Number(match[1])] : [];
+    }).sort((a, b) => a - b);
+  }
+
+  /** One turn's picture (JPEG bytes). */
+  async screenshot(episodeId: string | undefined, turn: number): Promise<Buffer> {
+    if (episodeId === undefined || !SAFE_ID.test(episodeId)) throw new DashboardError('SCREENSHOT_UNKNOWN', 'the episode has no id to find its pictures by');
+    const file = path.join(this.root, SCREENSHOTS_DIR, episodeId, screenshotFile(turn));
+    const info = await stat(file).catch(() => undefined);
+    if (!info?.isFile()) throw new DashboardError('SCREENSHOT_UNKNOWN', `episode ${episodeId} has no picture of turn ${turn}`);
+    if (info.size > MAX_SCREENSHOT_BYTES) throw new DashboardError('FILE_TOO_LARGE', `${file} is ${info.size} bytes, over the ${MAX_SCREENSHOT_BYTES}-byte limit`);
+    return readFile(file);
+  }
+
+  private async readLines(step: number, file: string, info: { size: number; mtimeMs: number }): Promise<ParsedLine[]> {
     if (info.size > MAX_FILE_BYTES) throw new DashboardError('FILE_TOO_LARGE', `${file} is ${info.size} bytes, over the ${MAX_FILE_BYTES}-byte limit`);
     const cached = this.cache.get(step);
     if (cached && cached.mtimeMs === info.mtimeMs) return cached.lines;
@@ -189,6 +232,8 @@ function parseLine(line: string): ParsedLine {
   } catch (error) {
     return { ok: false, error: `not JSON: ${(error as Error).message}` };
   }
+  // An evaluation's record (actors/eval/eval-record.ts) names its turns `trajectory`.
+  if (typeof value === 'object' && value !== null && !('steps' in value) && 'trajectory' in value) value = { ...value, steps: value.trajectory };
   const parsed = LoggedEpisodeSchema.safeParse(value);
   if (parsed.success) return { ok: true, episode: parsed.data };
   const issue = parsed.error.issues[0];

@@ -24,6 +24,8 @@ export interface RunInfo {
   /** The run's x axis: learner steps, or windows of finished episodes for rollout-only runs. */
   readonly xAxis: 'step' | 'window';
   readonly hasTrajectories: boolean;
+  /** Set when the run directory is an `actorgym eval` directory: its episodes are one group, step 0. */
+  readonly evaluation?: true;
 }
 
 /** The machine state of a running episode, as far as the events tell it. */

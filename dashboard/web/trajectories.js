@@ -1,8 +1,10 @@
 // @ts-check
 /**
  * The trajectory viewer: pick a run, a learner step and an episode, then replay it turn by turn
- * (observation, action, reward), with the grid drawn for BabyAI. Trajectories come from the
- * run directory through the JSON API; pictures come from the server replaying the episode.
+ * (observation, action, reward), with the grid drawn for BabyAI and the page shown for the web
+ * env (its recorded picture, else its accessibility tree as the observation). Trajectories come
+ * from the run directory through the JSON API; grids come from the server replaying the episode,
+ * page pictures from the files `eval --screenshots` recorded.
  */
 import { el, getJson, number, setText } from './format.js';
 import { drawGrid, isGridPicture } from './grid.js';
@@ -23,6 +25,8 @@ export class TrajectoryViewer {
     this.title = q('#viewer-title');
     this.note = q('#replay-note');
     this.canvas = /** @type {HTMLCanvasElement} */ (q('#grid'));
+    this.screenshot = /** @type {HTMLImageElement} */ (q('#screenshot'));
+    this.stepLabel = q('#traj-step-label');
     this.mission = q('#mission');
     this.slider = /** @type {HTMLInputElement} */ (q('#turn-slider'));
     this.turnLabel = q('#turn-label');
@@ -86,6 +90,9 @@ export class TrajectoryViewer {
   async loadSteps(reset) {
     const run = this.runSelect.value;
     if (!run) return;
+    // An evaluation directory has one group of episodes, served as step 0.
+    const evaluation = this.store.runs.find((r) => r.id === run)?.evaluation === true;
+    setText(this.stepLabel, evaluation ? 'episodes' : 'learner step');
     try {
       /** @type {number[]} */
       const steps = await getJson(`/api/runs/${encodeURIComponent(run)}/steps`);
@@ -93,7 +100,7 @@ export class TrajectoryViewer {
       const options = steps.slice().reverse();
       if (this.stepSelect.dataset.options !== options.join(',')) {
         this.stepSelect.dataset.options = options.join(',');
-        this.stepSelect.replaceChildren(...options.map((step) => el('option', { value: step, text: `step ${step}` })));
+        this.stepSelect.replaceChildren(...options.map((step) => el('option', { value: step, text: evaluation ? 'evaluation' : `step ${step}` })));
       }
       if (steps.length === 0) return setText(this.message, 'No trajectories yet: they are written after each learner step’s rollouts.');
       setText(this.message, '');
@@ -184,7 +191,14 @@ export class TrajectoryViewer {
     for (const li of this.turnList.children) li.classList.toggle('current', li.getAttribute('data-turn') === String(this.turn));
     const picture = frame.picture;
     this.canvas.hidden = !isGridPicture(picture);
-    this.viewer.dataset.picture = isGridPicture(picture) ? 'grid' : 'none';
+    this.screenshot.hidden = typeof frame.screenshot !== 'string';
+    if (typeof frame.screenshot === 'string') {
+      if (this.screenshot.getAttribute('src') !== frame.screenshot) this.screenshot.src = frame.screenshot;
+      this.screenshot.alt = `the page after ${this.turn === 0 ? 'reset' : `turn ${this.turn}`}`;
+    } else {
+      this.screenshot.removeAttribute('src');
+    }
+    this.viewer.dataset.picture = isGridPicture(picture) ? 'grid' : typeof frame.screenshot === 'string' ? 'screenshot' : 'none';
     if (isGridPicture(picture)) {
       drawGrid(this.canvas, picture);
       const carrying = picture.carrying ? ` · carrying a ${picture.carrying.color} ${picture.carrying.type}` : '';
