@@ -69,12 +69,20 @@ export class WebEnv implements Env {
     this.episode += 1;
     this.steps = 0;
     this.over = false;
-    this.session = await openWebSession({
+    const session = await openWebSession({
       instanceId: this.instanceId,
       startUrl: `${sites.urls[task.site]}${task.startPath}`,
       ...(this.options.viewportOnly !== undefined ? { viewportOnly: this.options.viewportOnly } : {}),
       ...(this.options.maxTreeChars !== undefined ? { maxTreeChars: this.options.maxTreeChars } : {}),
     });
+    if (this.closed) {
+      // close() ran during this reset (an env server dropping a timed-out call): it could not
+      // see the browser context or lease opened since, so release them here (issue 27).
+      await session.close();
+      this.releaseSites();
+      throw new EnvError('ENV_CLOSED', 'the env was closed during reset');
+    }
+    this.session = session;
     const { text, info } = await this.view();
     return { observation: text, info: { ...info, kind: task.kind } };
   }
@@ -111,6 +119,10 @@ export class WebEnv implements Env {
     this.closed = true;
     await this.session?.close();
     this.session = undefined;
+    this.releaseSites();
+  }
+
+  private releaseSites(): void {
     if (this.instanceId !== undefined) this.lease?.server.dropInstance(this.instanceId);
     this.lease?.release();
     this.lease = undefined;
