@@ -14,6 +14,8 @@ const PART_COST = 15;
 const UNREACHED = 0x3fffffff;
 /** Dropping what the agent holds costs a turn, worth about this many steps. */
 const DROP_COST = 3;
+/** A locked door crossed while holding a key of another colour (see `stepCost`). */
+const OTHER_KEY_DOOR = 20;
 
 /**
  * Shortest primitive-step costs from the agent to every (cell, direction, key layer). Layer
@@ -66,7 +68,10 @@ function stepCost(w: World, code: number, keyColor: Color | null): number {
   if (o.type !== 'door') return 1 + BLOCK_PENALTY;
   if (o.isOpen) return 1;
   if (!o.isLocked) return 2;
-  return keyColor === o.color ? 2 : -1;
+  if (keyColor === o.color) return 2;
+  // Holding another key: this door was likely unlocked on the way to that key (UnlockToUnlock),
+  // which the layers cannot record; charge a detour rather than rule the route out.
+  return keyColor === null ? -1 : OTHER_KEY_DOOR;
 }
 
 /** Dijkstra with a bucket queue (edge costs are small integers). */
@@ -110,8 +115,9 @@ function navigate(w: World, colors: readonly (Color | null)[]): Int32Array {
       const next = cell + (step[d] as number);
       const cost = enter[layer * cells + next] as number;
       if (cost >= 0) relax(base + ((next << 2) | d), c + cost);
-      const keyLayer = layer === 0 ? (keyLayerOf[next] as number) : 0;
-      if (keyLayer > 0) relax(keyLayer * size + (cell << 2) + d, c + pickCost);
+      // Picking up a key of another colour: drop the one held (its layer) first.
+      const keyLayer = keyLayerOf[next] as number;
+      if (keyLayer > 0 && keyLayer !== layer) relax(keyLayer * size + (cell << 2) + d, c + pickCost + (layer > 0 ? DROP_COST : 0));
     }
   }
   return dist;
