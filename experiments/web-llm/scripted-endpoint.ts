@@ -1,0 +1,33 @@
+/**
+ * A scripted OpenAI-compatible endpoint for measuring `eval --env web --agent openai:MODEL`
+ * without model weights: tests/support/fault-server.ts answering every turn with
+ * tests/support/scripted-web-player.ts, which reads the page it is sent and plays the shop's
+ * price / review-count / SKU / stock questions (any other objective: `stop [N/A]`). Replies come
+ * after `--latency-ms` (default 0). Prints the base URL, serves until killed, then prints how
+ * many chat requests it answered.
+ *
+ *   npx tsx experiments/web-llm/scripted-endpoint.ts [--latency-ms L]   # prints http://127.0.0.1:PORT/v1
+ */
+import { startFaultServer } from '../../tests/support/fault-server.ts';
+import { lastUserTurn, scriptedWebReply } from '../../tests/support/scripted-web-player.ts';
+
+const arg = (name: string) => {
+  const at = process.argv.indexOf(name);
+  return at > 0 ? process.argv[at + 1] : undefined;
+};
+
+const server = await startFaultServer({
+  latencyMs: Number(arg('--latency-ms') ?? 0),
+  content: (request) => {
+    const { text, turn } = lastUserTurn(request);
+    return scriptedWebReply(text, turn);
+  },
+});
+console.log(server.baseURL);
+const stop = async () => {
+  console.log(`${server.chatRequests} chat requests answered`);
+  await server.close();
+  process.exit(0);
+};
+process.on('SIGINT', stop);
+process.on('SIGTERM', stop);
