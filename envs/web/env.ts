@@ -128,6 +128,14 @@ export class WebEnv implements Env {
     this.lease = undefined;
   }
 
+  /**
+   * This env's instance id on the shared site server (`server.database(id, site)` reads its
+   * state); undefined before the first reset. For tests and tools in the same process.
+   */
+  get siteInstanceId(): string | undefined {
+    return this.instanceId;
+  }
+
   /** The running task and the browser's view, for the oracle (same process only). */
   internalState(): WebEnvState {
     const task = this.current();
