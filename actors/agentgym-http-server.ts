@@ -9,7 +9,7 @@
  *   POST /close  {"id"}                  → true | false
  *   GET  /healthz, /readyz               → probes (no token needed)
  *
- * Shown is the generic (BabyAI) shape; TextCraft, SciWorld and SearchQA use their AgentGym field
+ * Shown is the generic (BabyAI) shape; TextCraft, SciWorld, SearchQA and WebArena use their AgentGym field
  * names (./agentgym-http/adapters.ts, chosen by `definition.spec.id` or `options.adapter`).
  * The routes themselves are ./agentgym-http/protocol.ts; this file is the server around them.
  *
@@ -73,7 +73,7 @@ export interface AgentGymHttpServerOptions {
   /** `Infinity` disables reaping. */
   readonly idleTtlMs?: number;
   /** Field-name flavor; default from `definition.spec.id`, else `generic`. */
-  readonly adapter?: 'generic' | 'babyai' | 'textcraft' | 'sciworld' | 'search';
+  readonly adapter?: 'generic' | 'babyai' | 'textcraft' | 'sciworld' | 'search' | 'web';
   readonly keepAliveTimeoutMs?: number;
   /** A new socket's first request header, and every later one, must be complete this soon. */
   readonly headersTimeoutMs?: number;

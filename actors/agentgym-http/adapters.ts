@@ -2,7 +2,8 @@
  * Per-env field names of AgentGym's HTTP protocol (reference §2), as small adapters over one
  * generic server. BabyAI's shape is the generic one; TextCraft and SciWorld rename and add
  * fields; SearchQA (`search`) renames the id field (`env_idx`) and the task index (`id`) and
- * answers /create and /reset with bare values. A WebArena adapter would fit the same way.
+ * answers /create and /reset with bare values; WebArena (`web`) renames both and takes the
+ * model's whole reply as the action.
  *
  * Extras beyond AgentGym's fields, sent only when they carry news so that replies stay small:
  * `truncated: true`, `success` (at termination, when the env says), `invalid_action: true`.
@@ -10,6 +11,7 @@
  */
 import type { Env, JsonValue, ResetResult, StepResult } from '../../envs/contract.ts';
 import { BabyAIEnv } from '../../envs/babyai/env.ts';
+import { extractWebAction } from '../../envs/web/browser/grammar.ts';
 
 export type Reply = { [key: string]: JsonValue };
 
@@ -36,6 +38,10 @@ export interface ServerAdapter {
   stepReply(observation: string, result: StepResult, score: number): Reply;
   /** Sets a new env's episode rules: the original server's with `compat`, else actorgym's. */
   prepareEnv?(env: Env, compat: boolean): void;
+  /** The action to step with, from the /step body's `action`; default as sent. */
+  stepAction?(sent: string): string;
+  /** The /reset reply when the reset failed, from `{"error", "code"}`; default that error body. */
+  resetFailure?(error: Reply): Reply;
 }
 
 function withExtras(reply: Reply, result: StepResult): Reply {
@@ -131,12 +137,52 @@ export const searchAdapter: ServerAdapter = {
   stepReply: (observation, r) => withExtras({ observation, reward: r.reward, done: done(r), info: null }, r),
 };
 
+/** WebArena's site names (its config files' `sites`) for ours. */
+const WEBARENA_SITES: Readonly<Record<string, string>> = { shop: 'shopping', forum: 'reddit' };
+
+/** The objective line of a WebArena observation (envs/web/browser/observation.ts writes it last but one). */
+function objectiveOf(observation: string): string {
+  const start = observation.lastIndexOf('\nOBJECTIVE: ');
+  if (start < 0) return '';
+  const end = observation.indexOf('\nPREVIOUS ACTION: ', start);
+  return observation.slice(start + '\nOBJECTIVE: '.length, end < 0 ? undefined : end);
+}
+
+function jsonInfo(info: StepResult['info']): Reply {
+  const reply: Reply = {};
+  for (const [key, value] of Object.entries(info)) if (value !== undefined) reply[key] = value;
+  return reply;
+}
+
+/**
+ * AgentGym WebArena (`agentenv-webarena`): the id field is `env_idx` and the task index `idx`;
+ * /reset answers `{"observation", "sites", "object"}` (`object` is the objective, `sites` WebArena's
+ * names); /step takes the model's whole reply, acts on its first ``` block (a bare action works
+ * too) and answers `{"observation", "reward", "terminated", "truncated", "info"}`. A failed reset
+ * also carries AgentGym's failure shape (`"observation": "TimeoutError"`), which AgentGym-RL's
+ * client raises as its TimeoutError and skips the item, instead of failing on a missing key.
+ */
+export const webAdapter: ServerAdapter = {
+  ...genericAdapter,
+  name: 'web',
+  idField: 'env_idx',
+  indexField: 'idx',
+  resetReply(_id, observation, r) {
+    const site = str(r.info['site'], '');
+    return { observation, sites: site === '' ? [] : [WEBARENA_SITES[site] ?? site], object: objectiveOf(observation) };
+  },
+  stepReply: (observation, r) => ({ observation, reward: r.reward, terminated: r.terminated, truncated: r.truncated, info: jsonInfo(r.info) }),
+  stepAction: extractWebAction,
+  resetFailure: (error) => ({ observation: 'TimeoutError', sites: 'Error', object: 'Error', ...error }),
+};
+
 const adapters: Readonly<Record<string, ServerAdapter>> = {
   generic: genericAdapter,
   babyai: babyaiAdapter,
   textcraft: textcraftAdapter,
   sciworld: sciworldAdapter,
   search: searchAdapter,
+  web: webAdapter,
 };
 
 /** The adapter named `name`, else the one for env id `envId`, else the generic one. */

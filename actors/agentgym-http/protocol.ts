@@ -11,6 +11,11 @@ import type { Reply, ServerAdapter } from './adapters.ts';
 import { BadRequest, intField, optionalIntField, readJsonBody, stringField, type Body } from './http-io.ts';
 import type { InstanceTable } from './instances.ts';
 
+/** The 200 error body, as the server writes it for an error thrown by a route. */
+function errorBody(err: unknown): Reply {
+  return { error: err instanceof Error ? err.message : String(err), code: err instanceof EnvError ? err.code : 'ENV_INTERNAL' };
+}
+
 export const KNOWN_ROUTES = ['/create', '/reset', '/step', '/close', '/observation', '/'] as const;
 
 export type Route = (req: IncomingMessage, path: string, caller: Caller) => Promise<JsonValue>;
@@ -44,7 +49,7 @@ export function agentGymRoutes(definition: EnvDefinition, adapter: ServerAdapter
     try {
       if (instance.phase === 'created') throw new EnvError('ENV_NOT_RESET', `instance ${id} has not been reset: POST /reset {"${idField}": ${id}, "${indexField}": N} first`);
       if (instance.phase === 'done') throw new EnvError('ENV_NOT_RESET', `The task with environment ${id} has finished: POST /reset to start another`);
-      const result = await instance.env.step(action);
+      const result = await instance.env.step(adapter.stepAction ? adapter.stepAction(action) : action);
       instance.reward += result.reward;
       instance.observation = adapter.observation(result);
       if (result.terminated || result.truncated) instance.phase = 'done';
@@ -93,7 +98,9 @@ export function agentGymRoutes(definition: EnvDefinition, adapter: ServerAdapter
         }
         case '/reset': {
           const body = await readJsonBody(req, maxBodyBytes);
-          return reset(caller, intField(body, idField), intField(body, indexField), optionalIntField(body, 'seed'));
+          const running = reset(caller, intField(body, idField), intField(body, indexField), optionalIntField(body, 'seed'));
+          const failure = adapter.resetFailure;
+          return failure ? running.catch((err: unknown) => failure(errorBody(err))) : running;
         }
         case '/create':
           return create(caller, await readJsonBody(req, maxBodyBytes));
