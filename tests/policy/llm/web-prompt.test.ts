@@ -144,6 +144,19 @@ describe('web prompt (issue 27)', () => {
     expect(readConversation(messages, prompt, 'web').past[1]!.observation).toBe(obs1);
   });
 
+  it('condensePast leaves system messages and the newest user turn alone, and templates without rules send turns verbatim', () => {
+    const rules = { user: (t: string, first: boolean) => `${first ? 'F' : 'U'}(${t.length})`, assistant: (t: string) => `A(${t.length})` };
+    const messages: ChatMessage[] = [
+      { role: 'system', content: 'sys' },
+      { role: 'user', content: 'u0' },
+      { role: 'assistant', content: 'a1' },
+      { role: 'user', content: 'u1' },
+    ];
+    expect(condensePast(messages, rules).map((m) => m.content)).toEqual(['sys', 'F(2)', 'A(2)', 'u1']);
+    expect(condensePast(messages.slice(0, 2), rules).map((m) => m.content)).toEqual(['sys', 'u0']);
+    for (const id of ['babyai', 'textcraft', 'sciworld', 'search', 'unknown-env']) expect(promptFor(id).condensePast).toBeUndefined();
+  });
+
   it('a text not in WebArena\'s layout is kept whole when condensed', () => {
     expect(condenseWebObservation('The episode has ended.')).toBe('The episode has ended.');
     expect(condenseWebObservation(obs3)).toBe('OBSERVATION (page omitted):\nTab 0 (current): Pure Fern Portable Face Cream, Navy | Corner Market\nURL: http://127.0.0.1:4000/product/197');
