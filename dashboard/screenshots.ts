@@ -3,23 +3,27 @@
  * through playwright-core, the demo runs of dashboard/demo/):
  *
  *   npx tsx dashboard/screenshots.ts [--run [LABEL=]DIR …] [--out docs/dashboard]
+ *   npx tsx dashboard/screenshots.ts --web [--run DIR] [--out docs/dashboard]
  *
  * charts.png overlays the given run directories (without --run, two tiny GRPO runs with
  * different horizon schedules are trained first); board.png shows 64 concurrent random-agent
  * episodes on a slowed BabyAI with one stalled episode raising the alarm; trajectory.png replays
- * a successful episode of the first run that has trajectories.
+ * a successful episode of the first run that has trajectories. With --web, only
+ * web-trajectory.png: one turn of a web episode with its recorded page, from the evaluation
+ * directory given with --run (`actorgym eval --env web --screenshots --out DIR`), else from the
+ * oracle evaluated here on two test tasks.
  */
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { chromium, type Page } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 import { boardRollout, tinyTraining } from './demo/demo-runs.ts';
 import { parseRunArg, startDashboard, type Dashboard } from './index.ts';
 import type { EpisodeSummary } from './server/run-dir.ts';
 import type { RunInfo } from './server/wire.ts';
 
-const { values } = parseArgs({ options: { run: { type: 'string', multiple: true }, out: { type: 'string', default: 'docs/dashboard' } } });
+const { values } = parseArgs({ options: { run: { type: 'string', multiple: true }, out: { type: 'string', default: 'docs/dashboard' }, web: { type: 'boolean', default: false } } });
 const out = path.resolve(values.out);
 mkdirSync(out, { recursive: true });
 const scratch = mkdtempSync(path.join(tmpdir(), 'actorgym-screenshots-'));
@@ -27,6 +31,16 @@ const scratch = mkdtempSync(path.join(tmpdir(), 'actorgym-screenshots-'));
 const dashboard = await startDashboard({ port: 0, alarmMs: 1_500 });
 const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true });
 try {
+  if (values.web) await webTrajectory(browser, dashboard);
+  else await dashboardPictures();
+} finally {
+  await browser.close();
+  await dashboard.close();
+  rmSync(scratch, { recursive: true, force: true });
+}
+
+/** charts.png, trajectory.png and board.png. */
+async function dashboardPictures(): Promise<void> {
   const runs = values.run ?? [];
   if (runs.length === 0) {
     for (const [name, schedule] of [['fixed-3', 'fixed:3'], ['scaling-1-2-4', 'scaling:[1,2,4]@4']] as const) {
@@ -60,15 +74,28 @@ try {
   await shoot(page, 'board.png');
   system.stop('screenshots taken');
   await finished;
-} finally {
-  await browser.close();
-  await dashboard.close();
-  rmSync(scratch, { recursive: true, force: true });
 }
 
 async function shoot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: path.join(out, name) });
   process.stderr.write(`wrote ${path.join(out, name)}\n`);
+}
+
+/** An evaluation of the oracle on two web test tasks with their pages, at the turn after its first action. */
+async function webTrajectory(browser: Browser, dashboard: Dashboard): Promise<void> {
+  const { runEvaluation } = await import('../actors/eval/run-eval.ts');
+  const { createWebDefinition, closeSharedSites } = await import('../envs/web/index.ts');
+  const { getBrowserHost } = await import('../envs/web/browser/browser-host.ts');
+  const given = values.run?.[0];
+  const dir = given ?? path.join(scratch, 'web-oracle-test');
+  if (!given) await runEvaluation({ env: createWebDefinition({ screenshots: true }), agent: 'oracle', samples: 1, tasks: 2, out: dir, concurrency: 2, screenshots: true });
+  await getBrowserHost().close();
+  await closeSharedSites();
+  await dashboard.addRunDir(dir, given ? {} : { label: 'web · oracle · eval --screenshots' });
+  const page = await browser.newPage({ viewport: { width: 1400, height: 900 }, deviceScaleFactor: 1 });
+  await trajectory(page, dashboard);
+  await page.waitForFunction(() => (globalThis as any).document.querySelector('#screenshot')?.complete === true);
+  await shoot(page, 'web-trajectory.png');
 }
 
 /** Opens a successful episode of a few turns (else the longest one) of the latest step, at its middle turn. */
@@ -88,6 +115,7 @@ async function trajectory(page: Page, dashboard: Dashboard): Promise<void> {
   await page.waitForSelector(`#episode-list tbody tr[data-index="${pick.index}"]`);
   await page.click(`#episode-list tbody tr[data-index="${pick.index}"]`);
   await page.waitForSelector('#viewer[data-turn="0"]');
-  for (let turn = 0; turn < Math.ceil(pick.turns / 2); turn++) await page.click('#next');
+  const turns = run.env === 'web' ? 1 : Math.ceil(pick.turns / 2);
+  for (let turn = 0; turn < turns; turn++) await page.click('#next');
   await page.waitForTimeout(300);
 }
