@@ -35,7 +35,7 @@ const ACTION_HELP: Readonly<Record<string, string>> = {
   'goto [url]': 'open a URL.',
   go_back: 'go to the previous page.',
   go_forward: 'go to the next page (after a go_back).',
-  'stop [answer]': 'end the task. When the objective asks for information, put the answer in the brackets; when it asks you to change something, do it first, then stop with empty brackets; if the task cannot be done, answer N/A. The task is scored only when you stop.',
+  'stop [answer]': 'end the task. When the objective asks for information, put the answer in the brackets; when it asks you to open a page or to change something, do that first, then stop with empty brackets; if the task cannot be done, answer N/A. The task is scored only when you stop.',
 };
 
 const actionLines = WEB_ACTION_GRAMMAR.map((a) => `- ${a}: ${ACTION_HELP[a] ?? ''}`.trimEnd());
