@@ -7,6 +7,14 @@ describe('actorgym CLI (smoke)', () => {
     expect(code).toBe(0);
     const envs = JSON.parse(stdout) as { id: string; test: number; defaultHorizon: number }[];
     expect(envs.find((env) => env.id === 'babyai')).toMatchObject({ test: 90, defaultHorizon: 20, oracle: true });
+    // Issue 27: listed without starting the sites or the browser (startup-modules.test.ts).
+    expect(envs.find((env) => env.id === 'web')).toMatchObject({
+      train: 371,
+      test: 124,
+      defaultHorizon: 15,
+      oracle: true,
+      testCategories: { 'shop/info': 34, 'shop/nav': 15, 'shop/state': 16, 'forum/info': 24, 'forum/nav': 14, 'forum/state': 21 },
+    });
   });
 
   it('rollout --json prints one summary object with the contract fields', async () => {
