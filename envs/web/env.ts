@@ -20,6 +20,10 @@ export interface WebEnvOptions {
   readonly viewportOnly?: boolean;
   /** Cut the tree text at this many characters (default 16000). */
   readonly maxTreeChars?: number;
+  /** Longest wait for filling a field or choosing an option (default 5000 ms; raise it on a loaded machine). */
+  readonly actionTimeoutMs?: number;
+  /** Longest wait for a page load (default 15000 ms). */
+  readonly navigationTimeoutMs?: number;
   /** Keep a JPEG of the page with every observation, base64 in `info.screenshot` (default false). */
   readonly screenshots?: boolean;
 }
@@ -74,6 +78,8 @@ export class WebEnv implements Env {
       startUrl: `${sites.urls[task.site]}${task.startPath}`,
       ...(this.options.viewportOnly !== undefined ? { viewportOnly: this.options.viewportOnly } : {}),
       ...(this.options.maxTreeChars !== undefined ? { maxTreeChars: this.options.maxTreeChars } : {}),
+      ...(this.options.actionTimeoutMs !== undefined ? { actionTimeoutMs: this.options.actionTimeoutMs } : {}),
+      ...(this.options.navigationTimeoutMs !== undefined ? { navigationTimeoutMs: this.options.navigationTimeoutMs } : {}),
     });
     if (this.closed) {
       // close() ran during this reset (an env server dropping a timed-out call): it could not

@@ -14,6 +14,7 @@ import { markElement, type TargetElement } from './element.ts';
 import type { WebAction } from './grammar.ts';
 import type { WebObservation, WebTab } from './observation.ts';
 import { readPageTree } from './page-tree.ts';
+import { SessionIds } from './session-ids.ts';
 import { settle, trackNavigations } from './settle.ts';
 
 export interface WebSessionOptions {
@@ -76,6 +77,7 @@ export class WebSession implements HostedSession {
   private current: Page | undefined;
   private readonly cdp = new Map<Page, CDPSession>();
   private elements: ReadonlyMap<string, AxElement> = new Map();
+  private readonly ids = new SessionIds();
   private lostReason: string | undefined;
   private closed = false;
 
@@ -129,11 +131,11 @@ export class WebSession implements HostedSession {
     return this.guard(async () => {
       const page = this.page();
       await page.waitForLoadState('load', { timeout: this.navigationTimeoutMs }).catch(() => undefined);
-      const tree = await readPageTree(await this.cdpFor(page), {
+      const tree = this.ids.renumber(await readPageTree(await this.cdpFor(page), {
         viewportOnly: this.viewportOnly,
         viewport: this.viewport,
         maxChars: this.maxTreeChars,
-      });
+      }));
       this.elements = tree.elements;
       const pages = this.context!.pages();
       const tabs: WebTab[] = await Promise.all(

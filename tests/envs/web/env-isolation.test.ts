@@ -8,7 +8,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Env } from '../../../envs/contract.ts';
 import { getBrowserHost } from '../../../envs/web/browser/browser-host.ts';
-import { closeSharedSites, evaluateWebTask, leaseSites, webDefinition, webTask, WebEnv, type SiteLease, type WebTask } from '../../../envs/web/index.ts';
+import { closeSharedSites, createWebDefinition, evaluateWebTask, leaseSites, webTask, WebEnv, type SiteLease, type WebTask } from '../../../envs/web/index.ts';
+
+// Sixteen sessions on two cores shared with other test files: generous action waits, so load alone fails nothing.
+const webDefinition = createWebDefinition({ actionTimeoutMs: 30_000, navigationTimeoutMs: 60_000 });
 import type { SiteName, SiteQuery } from '../../../envs/web/site-server.ts';
 import { runBrowserTests } from './fixtures/chromium.ts';
 
