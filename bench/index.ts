@@ -55,6 +55,13 @@ export const benchmarks: readonly Benchmark[] = [
     run: async () => (await import('./startup.ts')).runStartupBench(),
   },
   {
+    name: 'web',
+    description: 'the web env with 16 and 32 envs acting at once: memory per env (this process + Chromium), reset and step p50/p95, steps/s',
+    run: async () => {
+      await (await import('./web.ts')).runWebBench([]);
+    },
+  },
+  {
     name: 'chaos',
     description: 'rollouts and a training run on 3 env servers SIGKILLed and restarted (>= 100 kills): every slot once, aborted share, success vs undisturbed',
     run: async () => (await import('./chaos.ts')).runChaosBench(),
