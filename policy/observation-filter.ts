@@ -6,6 +6,13 @@
  * constrained to exactly those actions (they arrive as `ActRequest.availableActions`), so the list
  * tells the model nothing the action trie does not already enforce, while it is 40–60 % of an
  * observation's tokens: dropping it roughly halves the tokens every rollout and learner step reads.
+ *
+ * `objective-first` is for the web env (WebArena's layout), whose page tree comes before the
+ * `URL:`, `OBJECTIVE:` and `PREVIOUS ACTION:` lines. The context window keeps the beginning of an
+ * observation too long for it (and the instruction is the first observation's beginning), so a
+ * small policy would read the tree and never the objective. This filter moves those three trailing
+ * lines to the front (objective first) and drops the `OBSERVATION:` header; a text without them
+ * passes unchanged, and the `no-action-list` rule still applies.
  */
 import type { ActRequest, Decision, Policy } from './policy.ts';
 import type { WindowedTrajectory } from './context-window.ts';
@@ -13,13 +20,21 @@ import type { DemonstratedRequest, DemonstratedTurn, TransformerPolicy } from '.
 import { checkSymmetryGroups, type SymmetryGroups } from '../envs/symmetries.ts';
 import { Relabeling } from './relabel.ts';
 
-export const OBSERVATION_FILTERS = ['full', 'no-action-list'] as const;
+export const OBSERVATION_FILTERS = ['full', 'no-action-list', 'objective-first'] as const;
 export type ObservationFilter = (typeof OBSERVATION_FILTERS)[number];
 
 const ACTION_LIST = /\n?Available actions: \[[^\n]*\]\s*$/;
+/** WebArena's trailing lines (envs/web/browser/observation.ts); the objective may span lines. */
+const WEB_TAIL = /\nURL: ([^\n]*)\nOBJECTIVE: ([\s\S]*)\nPREVIOUS ACTION: ([^\n]*)$/;
 
 export function filterObservation(filter: ObservationFilter, observation: string): string {
-  return filter === 'no-action-list' ? observation.replace(ACTION_LIST, '') : observation;
+  if (filter === 'full') return observation;
+  const text = observation.replace(ACTION_LIST, '');
+  if (filter === 'no-action-list') return text;
+  const tail = WEB_TAIL.exec(text);
+  if (tail === null) return text;
+  const page = text.slice(0, tail.index).replace(/^OBSERVATION:\n/, '');
+  return `OBJECTIVE: ${tail[2]}\nPREVIOUS ACTION: ${tail[3]}\nURL: ${tail[1]}\n${page}`;
 }
 
 export function parseObservationFilter(text: string): ObservationFilter {

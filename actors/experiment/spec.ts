@@ -24,7 +24,7 @@ export const TrainOptionsSchema = z.strictObject({
   klCoef: z.number().min(0).optional(),
   entropyCoef: z.number().min(0).optional(),
   checkpointEvery: z.int().min(0).optional(),
-  observation: z.enum(['full', 'no-action-list']).optional(),
+  observation: z.enum(['full', 'no-action-list', 'objective-first']).optional(),
   stdNorm: z.boolean().optional(),
   historyTurns: z.int().min(0).optional(),
   historyActionsOnly: z.boolean().optional(),
