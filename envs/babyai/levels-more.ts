@@ -7,5 +7,6 @@ import type { LevelSpec } from './level.ts';
 import { OPEN_LEVELS } from './levels-open.ts';
 import { PICKUP_MORE_LEVELS } from './levels-pickup.ts';
 import { UNLOCK_LEVELS } from './levels-unlock.ts';
+import { PUTNEXT_LEVELS } from './levels-putnext.ts';
 
-export const MORE_LEVELS: readonly LevelSpec[] = [...OPEN_LEVELS, ...PICKUP_MORE_LEVELS, ...UNLOCK_LEVELS];
+export const MORE_LEVELS: readonly LevelSpec[] = [...OPEN_LEVELS, ...PICKUP_MORE_LEVELS, ...UNLOCK_LEVELS, ...PUTNEXT_LEVELS];
