@@ -151,7 +151,7 @@ export class WebSession implements HostedSession {
       try {
         return await this.run(action);
       } catch (error) {
-        if (this.lostReason || this.closed) throw error;
+        if (this.lostReason || this.closed || (await this.browserGone(error))) throw error;
         return failed(`The action could not be completed: ${firstLine(error)}`);
       }
     });
@@ -305,9 +305,23 @@ export class WebSession implements HostedSession {
     try {
       return await work();
     } catch (error) {
+      if (!this.lostReason && !this.closed && (await this.browserGone(error))) this.markLost('the browser crashed or was closed from outside');
       this.check();
       throw error;
     }
+  }
+
+  /**
+   * Whether `error` came from the browser going away. The call that fails can reject before the
+   * host hears of the disconnect, so an error that says something closed waits a moment for it.
+   */
+  private async browserGone(error: unknown): Promise<boolean> {
+    const browser = this.context?.browser();
+    if (!browser) return false;
+    if (!browser.isConnected()) return true;
+    if (!/closed|disconnected|crash/i.test(error instanceof Error ? error.message : String(error))) return false;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    return !browser.isConnected();
   }
 
   private check(): void {
