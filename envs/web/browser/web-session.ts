@@ -15,7 +15,7 @@ import type { WebAction } from './grammar.ts';
 import type { WebObservation, WebTab } from './observation.ts';
 import { readPageTree } from './page-tree.ts';
 import { SessionIds } from './session-ids.ts';
-import { settle, trackNavigations } from './settle.ts';
+import { LEAVE_MARKER_SCRIPT, settle, trackNavigations } from './settle.ts';
 
 export interface WebSessionOptions {
   /** Sent as the `x-actorgym-instance` header; the sites keep one state per id. */
@@ -100,6 +100,7 @@ export class WebSession implements HostedSession {
       serviceWorkers: 'block',
     });
     this.context = context;
+    await context.addInitScript(LEAVE_MARKER_SCRIPT);
     context.on('page', (page) => this.adopt(page));
     const page = await context.newPage();
     this.current = page;
