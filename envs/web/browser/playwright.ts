@@ -59,7 +59,20 @@ export function chromiumPath(env: Readonly<Record<string, string | undefined>> =
   return path;
 }
 
-/** Launches one headless Chromium. */
+/**
+ * Launches one headless Chromium. Playwright's own signal handlers stay off: its SIGTERM handler
+ * closes the browser and keeps the process alive (our host then relaunched it, so a terminated
+ * rollout ran on), and its SIGINT handler exits before a command's graceful Ctrl-C can write what
+ * finished. Chromium runs in its own process group and exits when its DevTools pipe closes, so
+ * it goes with us however we end.
+ */
 export async function launchChromium(): Promise<Browser> {
-  return loadChromium().launch({ executablePath: chromiumPath(), headless: true, args: [...CHROMIUM_ARGS] });
+  return loadChromium().launch({
+    executablePath: chromiumPath(),
+    headless: true,
+    args: [...CHROMIUM_ARGS],
+    handleSIGINT: false,
+    handleSIGTERM: false,
+    handleSIGHUP: false,
+  });
 }
