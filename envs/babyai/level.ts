@@ -48,8 +48,12 @@ export interface GeneratedLevel {
 
 const MAX_ATTEMPTS = 10_000;
 
-export function generateLevel(spec: LevelSpec, seed: number): GeneratedLevel {
-  const g = new RoomGrid(Rng.fromString(`babyai/${spec.name}/${seed}`), spec.roomSize, spec.numRows, spec.numCols);
+/**
+ * `rng` defaults to our own stream for the level and seed; a `NumpyRng(seed)` (envs/numpy-random.ts)
+ * draws what minigrid's `reset(seed=seed)` draws (experiments/babyai-layout-parity/).
+ */
+export function generateLevel(spec: LevelSpec, seed: number, rng: Rng = Rng.fromString(`babyai/${spec.name}/${seed}`)): GeneratedLevel {
+  const g = new RoomGrid(rng, spec.roomSize, spec.numRows, spec.numCols);
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     g.build();
     let instrs: Instr;
