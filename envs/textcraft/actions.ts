@@ -3,13 +3,15 @@
  * random baseline and constrained decoding need a finite set, so we list the executable
  * form of what the observation shows: every crafting command with each generic tag filled
  * by the members the list can make (`4 planks` → `4 oak planks`, `4 birch planks`, …), a
- * `get` for every base ingredient in the counts the commands use, and `inventory`.
+ * `get` for every base ingredient in the counts the commands use and in the total a plan from
+ * an empty inventory fetches (`plannedGets`; without it an item that must be crafted many
+ * times, such as 279 iron nuggets for an anvil, takes one `get` per batch), and `inventory`.
  * The env still accepts any action in the grammar.
  */
 import { itemText } from './names.ts';
 import type { CraftingTree, Ingredient, Recipe } from './tree.ts';
 
-export function availableActions(tree: CraftingTree, commands: readonly Recipe[]): string[] {
+export function availableActions(tree: CraftingTree, commands: readonly Recipe[], plannedGets: readonly string[] = []): string[] {
   const outputs = new Set(commands.map((r) => r.output));
   const actions = new Set<string>();
   for (const recipe of commands) {
@@ -20,6 +22,7 @@ export function availableActions(tree: CraftingTree, commands: readonly Recipe[]
   for (const recipe of commands) {
     for (const input of recipe.inputs) if (!input.tag && tree.isGettable(input.name)) actions.add(`get ${input.count} ${itemText(input.name)}`);
   }
+  for (const get of plannedGets) actions.add(get);
   actions.add('inventory');
   return [...actions];
 }

@@ -1,6 +1,7 @@
 /**
  * Loads the committed recipe file (written by scripts/extract-textcraft-recipes.ts from
- * PrismarineJS minecraft-data, MIT). Read once, on first use, so importing the registry stays
+ * PrismarineJS minecraft-data, MIT, joined with file names, groups, slot order and tags from
+ * Mojang's 1.16 recipe files). Read once, on first use, so importing the registry stays
  * cheap; a malformed file is an `ENV_INTERNAL` error naming the problem.
  */
 import { readFileSync } from 'node:fs';
@@ -12,12 +13,12 @@ const ingredient = z.tuple([z.string().min(1), z.number().int().positive()]);
 const recipeFile = z.object({
   source: z.string(),
   minecraftVersion: z.string(),
-  /** Generic tags: a recipe input `#planks` accepts any of these items. */
-  tags: z.record(z.string(), z.array(z.string()).min(1)),
-  /** Every item that appears in a 1.16 crafting recipe: what `get` may fetch if it is not craftable. */
-  items: z.array(z.string()),
-  /** `[output, count, [[input or #tag, count], ...]]`. */
-  recipes: z.array(z.tuple([z.string().min(1), z.number().int().positive(), z.array(ingredient).min(1)])),
+  /**
+   * One row per crafting recipe file, files in code-point order of their names:
+   * `[file, group or null, output, result count, [[input or #tag, count], ...]]`, the inputs in
+   * AgentGym's order (a shaped recipe's `key` order, a shapeless recipe's first occurrences).
+   */
+  recipes: z.array(z.tuple([z.string().min(1), z.string().min(1).nullable(), z.string().min(1), z.number().int().positive(), z.array(ingredient).min(1)])),
 });
 
 export type RecipeFile = z.infer<typeof recipeFile>;

@@ -9,6 +9,7 @@ import { Rng } from '../rng.ts';
 import { availableActions } from './actions.ts';
 import { commandSet } from './commands.ts';
 import { TextCraftGame } from './game.ts';
+import { planCrafting } from './planner.ts';
 import { itemText } from './names.ts';
 import { parseTaskId } from './tasks.ts';
 import { craftingTree, type Recipe } from './tree.ts';
@@ -33,7 +34,8 @@ export class TextCraftEnv implements Env {
     const set = commandSet(tree, goal, Rng.fromString(`${goal}#${options.seed ?? DEFAULT_SEED}`));
     this.game = new TextCraftGame(tree, goal);
     this.commands = set.recipes;
-    this.actions = availableActions(tree, set.recipes);
+    const planned = (planCrafting(tree, new Map(), goal) ?? []).filter((a) => a.startsWith('get '));
+    this.actions = availableActions(tree, set.recipes, planned);
     this.over = false;
     const observation = `Crafting commands:\n${set.recipes.map((r) => r.text).join('\n')}\n\nGoal: craft ${itemText(goal)}.`;
     return { observation, info: { ...this.info(false, false), goal, distractors: set.distractors } };

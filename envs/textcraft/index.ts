@@ -7,6 +7,7 @@ import { EnvError, type EnvDefinition, type EnvSpec } from '../contract.ts';
 import { TextCraftEnv } from './env.ts';
 import { TextCraftOracle } from './oracle.ts';
 import { textcraftCategoryOf } from './categories.ts';
+import { textcraftAgentGymIndex } from './agentgym-index.ts';
 import { TEST_SIZE, TRAIN_SIZE, textcraftTasks } from './tasks.ts';
 
 export const textcraftSpec: EnvSpec = {
@@ -23,6 +24,7 @@ export const textcraftDefinition: EnvDefinition = {
   tasks: textcraftTasks,
   make: () => new TextCraftEnv(textcraftSpec),
   categoryOf: textcraftCategoryOf,
+  agentgymIndex: textcraftAgentGymIndex,
   oracle(env) {
     if (!(env instanceof TextCraftEnv)) {
       throw new EnvError('ENV_INTERNAL', 'the textcraft oracle needs a local TextCraftEnv made by textcraftDefinition.make()');
@@ -39,4 +41,5 @@ export { commandSet, treeRecipes, MAX_DISTRACTORS } from './commands.ts';
 export { planCrafting } from './planner.ts';
 export { availableActions } from './actions.ts';
 export { textcraftCategoryOf } from './categories.ts';
+export { textcraftAgentGymIndex } from './agentgym-index.ts';
 export { textcraftTasks, parseTaskId, TEST_DEPTH_MIX, TEST_SIZE, TRAIN_SIZE } from './tasks.ts';

@@ -1,8 +1,9 @@
 /**
- * Task ids and splits. A task id is the goal item's Minecraft id (`dark_oak_sign`); any item
- * with a recipe can be played. The splits follow AgentGym's sizes: test 100 goals by crafting
- * depth 1×31, 2×41, 3×25, 4×3, and train 374 goals drawn from the rest, so they never share a
- * goal. Both are fixed draws from seeded generators over the committed recipe file.
+ * Task ids and splits. A task id is the goal item's Minecraft id (`dark_oak_sign`); any of
+ * AgentGym's 544 goals (items with a recipe) can be played. The splits follow AgentGym's sizes:
+ * test 100 goals by crafting depth 1×31, 2×41, 3×25, 4×3, and train 374 goals drawn from the
+ * rest, so they never share a goal. Both are fixed draws from seeded generators over the goals
+ * sorted by id (so the file order does not move them).
  */
 import { EnvError, type Split } from '../contract.ts';
 import { Rng } from '../rng.ts';
@@ -32,7 +33,7 @@ export function textcraftTasks(split: Split): readonly string[] {
 
 function drawSplits(): Readonly<Record<Split, readonly string[]>> {
   const tree = craftingTree();
-  const goals = [...tree.craftableItems()].sort();
+  const goals = tree.goals().map(([item]) => item).sort();
   const test: string[] = [];
   for (const [depth, count] of Object.entries(TEST_DEPTH_MIX)) {
     const pool = goals.filter((g) => tree.minDepth(g) === Number(depth));

@@ -1,7 +1,9 @@
 /**
- * The crafting tree, after AgentGym's `CraftingTree`: recipes by output, generic tags
- * (`planks` accepts any planks), which items `get` may fetch, the minimum crafting depth of
- * an item, and the recipe matcher that decides whether a `craft` command is valid.
+ * The crafting tree, built by AgentGym's `CraftingTree` rules (agentenv-textcraft/
+ * agentenv_textcraft/crafting_tree.py, `_load_recipes` and `clean_up_recipes`) over the recipe
+ * files in code-point order of their names: recipes by output, an output's `group` as its tag,
+ * the cycle check, tags with no craftable member turned into fetchable items, which items `get`
+ * may fetch, the minimum crafting depth, and the recipe matcher of a `craft` command.
  */
 import { loadRecipeFile, type RecipeFile } from './data.ts';
 import { itemText } from './names.ts';
@@ -17,7 +19,7 @@ export interface Recipe {
   readonly output: string;
   readonly count: number;
   readonly inputs: readonly Ingredient[];
-  /** AgentGym's `recipe_str`: `craft 4 oak planks using 1 oak log`. */
+  /** AgentGym's `recipe_str`: `craft 4 oak planks using 1 oak logs`. */
   readonly text: string;
 }
 
@@ -32,30 +34,81 @@ export interface TypedCount {
   readonly count: number;
 }
 
+interface Loaded {
+  readonly output: string;
+  readonly count: number;
+  /** Mutable as in the original: `clean_up_recipes` turns a tag slot into an item in place. */
+  readonly inputs: Ingredient[];
+  readonly group: string | null;
+}
+
 export class CraftingTree {
   readonly #recipes = new Map<string, Recipe[]>();
   readonly #tagRecipes = new Map<string, Recipe[]>();
-  readonly #tagMembers = new Map<string, readonly string[]>();
+  /** AgentGym's `item_id_to_tag`: an output item's group, the last file's winning. */
   readonly #tagOf = new Map<string, string>();
-  readonly #items: ReadonlySet<string>;
+  readonly #tags = new Set<string>();
+  readonly #items = new Set<string>();
   readonly #uses = new Map<string, Recipe[]>();
   readonly #depth = new Map<string, number>();
 
   constructor(file: RecipeFile) {
-    this.#items = new Set(file.items);
-    for (const [tag, members] of Object.entries(file.tags)) {
-      this.#tagMembers.set(tag, members);
-      for (const m of members) this.#tagOf.set(m, tag);
-    }
-    for (const [output, count, raw] of file.recipes) {
+    const byOutput = new Map<string, Loaded[]>();
+    const byTag = new Map<string, Loaded[]>();
+    const dependencies = new Map<string, Set<string>>();
+    for (const [, group, output, count, raw] of file.recipes) {
       const inputs = raw.map(([name, n]): Ingredient => (name.startsWith('#') ? { name: name.slice(1), count: n, tag: true } : { name, count: n, tag: false }));
-      const text = `craft ${count} ${itemText(output)} using ${inputs.map((i) => `${i.count} ${itemText(i.name)}`).join(', ')}`;
-      const recipe: Recipe = { output, count, inputs, text };
-      push(this.#recipes, output, recipe);
-      const tag = this.#tagOf.get(output);
-      if (tag !== undefined) push(this.#tagRecipes, tag, recipe);
-      for (const i of inputs) push(this.#uses, i.name, recipe);
+      for (const i of inputs) (i.tag ? this.#tags : this.#items).add(i.name);
+      this.#items.add(output);
+      // Unpacking a storage block (`9 iron ingot using 1 iron block`) is dropped.
+      if (inputs.length === 1 && (inputs[0] as Ingredient).name.endsWith('_block')) continue;
+      if (group !== null && group !== output) {
+        this.#tags.add(group);
+        this.#tagOf.set(output, group);
+      }
+      const seen = dependencies.get(output) ?? new Set<string>();
+      dependencies.set(output, seen);
+      // The original's cycle check: skip a recipe when an input already depends on the output.
+      if (inputs.some((i) => dependencies.get(i.name)?.has(output))) continue;
+      const loaded: Loaded = { output, count, inputs, group };
+      push(byOutput, output, loaded);
+      for (const i of inputs) {
+        seen.add(i.name);
+        for (const d of dependencies.get(i.name) ?? []) seen.add(d);
+      }
+      if (group !== null) push(byTag, group, loaded);
     }
+    // clean_up_recipes: a tag slot none of whose members has a recipe becomes an item of that name.
+    for (const list of byOutput.values()) {
+      for (const recipe of list) {
+        recipe.inputs.forEach((input, at) => {
+          if (!input.tag || this.#membersOf(input.name).some((m) => byOutput.has(m))) return;
+          recipe.inputs[at] = { name: input.name, count: input.count, tag: false };
+          this.#items.add(input.name);
+          this.#tags.delete(input.name);
+        });
+      }
+    }
+    const made = new Map<Loaded, Recipe>();
+    const recipe = (l: Loaded): Recipe => {
+      let r = made.get(l);
+      if (!r) {
+        const text = `craft ${l.count} ${itemText(l.output)} using ${l.inputs.map((i) => `${i.count} ${itemText(i.name)}`).join(', ')}`;
+        r = { output: l.output, count: l.count, inputs: l.inputs, text };
+        made.set(l, r);
+      }
+      return r;
+    };
+    for (const [output, list] of byOutput) this.#recipes.set(output, list.map(recipe));
+    for (const [tag, list] of byTag) this.#tagRecipes.set(tag, list.map(recipe));
+    // collect_item_uses: item recipes, then tag recipes (a grouped recipe is listed twice).
+    for (const list of [...this.#recipes.values(), ...this.#tagRecipes.values()]) {
+      for (const r of list) for (const i of r.inputs) push(this.#uses, i.name, r);
+    }
+  }
+
+  #membersOf(tag: string): string[] {
+    return [...this.#tagOf].filter(([, t]) => t === tag).map(([item]) => item);
   }
 
   /** Recipes that make `item` (an item id). */
@@ -74,11 +127,12 @@ export class CraftingTree {
   }
 
   isTag(name: string): boolean {
-    return this.#tagMembers.has(name);
+    return this.#tags.has(name);
   }
 
+  /** AgentGym's `get_items_with_tags`: the items whose recipe group is `tag`. */
   tagMembers(tag: string): readonly string[] {
-    return this.#tagMembers.get(tag) ?? [];
+    return this.#membersOf(tag);
   }
 
   isCraftable(name: string): boolean {
@@ -94,9 +148,20 @@ export class CraftingTree {
     return this.isValidItem(name) && !this.isTag(name) && !this.isCraftable(name);
   }
 
-  /** Items that have a recipe: the possible goals. */
+  /** Items that have a recipe, in the order their first recipe was loaded: the possible goals. */
   craftableItems(): readonly string[] {
     return [...this.#recipes.keys()];
+  }
+
+  /**
+   * AgentGym's goal list (`TextCraftEnv.reset`): items of depth ≥ 1 with their depth, stably
+   * sorted by depth; `data_idx` indexes it modulo its length.
+   */
+  goals(): readonly (readonly [item: string, depth: number])[] {
+    return this.craftableItems()
+      .map((item) => [item, this.minDepth(item)] as const)
+      .filter(([, d]) => d >= 1)
+      .sort((a, b) => a[1] - b[1]);
   }
 
   typed(name: string): TypedName {
@@ -108,7 +173,7 @@ export class CraftingTree {
     const known = this.#depth.get(name);
     if (known !== undefined) return known;
     const recipes = this.recipesFor(name);
-    // The extraction script removed cycles, so this recursion ends.
+    // The cycle check admits no item cycle; a tag loop would recurse in the original too.
     const depth = recipes.length === 0 ? 0 : Math.min(...recipes.map((r) => Math.max(...r.inputs.map((i) => this.minDepth(i.name) + 1))));
     this.#depth.set(name, depth);
     return depth;

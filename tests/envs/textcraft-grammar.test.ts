@@ -13,8 +13,8 @@ const say = (g: TextCraftGame, action: string) => g.step(action).observation;
 describe('textcraft responses, as AgentGym writes them', () => {
   it('gets base items and crafts with the full Minecraft id', () => {
     const g = game();
-    expect(g.step('get 1 oak log')).toEqual({ observation: 'Got 1 oak log', reward: 0, terminated: false, invalid: false });
-    expect(g.step('craft 4 oak planks using 1 oak log')).toEqual({ observation: 'Crafted 4 minecraft:oak_planks', reward: 0, terminated: false, invalid: false });
+    expect(g.step('get 1 oak logs')).toEqual({ observation: 'Got 1 oak logs', reward: 0, terminated: false, invalid: false });
+    expect(g.step('craft 4 oak planks using 1 oak logs')).toEqual({ observation: 'Crafted 4 minecraft:oak_planks', reward: 0, terminated: false, invalid: false });
     expect(say(g, 'inventory')).toBe('Inventory: [oak planks] (4) ');
     expect(g.step('craft 1 crafting table using 4 oak planks')).toEqual({ observation: 'Crafted 1 minecraft:crafting_table', reward: 1, terminated: true, invalid: false });
   });
@@ -22,14 +22,14 @@ describe('textcraft responses, as AgentGym writes them', () => {
   it('writes the inventory in insertion order with a trailing space, or says it is empty', () => {
     const g = game();
     expect(say(g, 'inventory')).toBe('Inventory: You are not carrying anything.');
-    say(g, 'get 2 oak log');
+    say(g, 'get 2 oak logs');
     say(g, 'get 3 cobblestone');
-    say(g, 'craft 4 oak planks using 1 oak log');
-    expect(say(g, 'inventory')).toBe('Inventory: [oak log] (1) [cobblestone] (3) [oak planks] (4) ');
+    say(g, 'craft 4 oak planks using 1 oak logs');
+    expect(say(g, 'inventory')).toBe('Inventory: [oak logs] (1) [cobblestone] (3) [oak planks] (4) ');
     // A count that reaches 0 leaves the inventory; coming back puts it last, as a Python dict does.
-    say(g, 'craft 4 oak planks using 1 oak log');
-    say(g, 'get 1 oak log');
-    expect(say(g, 'inventory')).toBe('Inventory: [cobblestone] (3) [oak planks] (8) [oak log] (1) ');
+    say(g, 'craft 4 oak planks using 1 oak logs');
+    say(g, 'get 1 oak logs');
+    expect(say(g, 'inventory')).toBe('Inventory: [cobblestone] (3) [oak planks] (8) [oak logs] (1) ');
     // AgentGym's parser only checks that the action starts with a command.
     expect(say(g, 'inventory please')).toMatch(/^Inventory: /);
   });
@@ -97,10 +97,10 @@ describe('textcraft responses, as AgentGym writes them', () => {
 
   it('matches a generic tag with any member, but not a mix of members', () => {
     const g = game();
-    say(g, 'get 1 birch log');
-    say(g, 'get 1 oak log');
-    say(g, 'craft 4 birch planks using 1 birch log');
-    say(g, 'craft 4 oak planks using 1 oak log');
+    say(g, 'get 1 birch logs');
+    say(g, 'get 1 oak logs');
+    say(g, 'craft 4 birch planks using 1 birch logs');
+    say(g, 'craft 4 oak planks using 1 oak logs');
     expect(say(g, 'craft 1 crafting table using 2 oak planks, 2 birch planks')).toMatch(/^Could not find a valid recipe for /);
     // The output count is ignored: the recipe's own count is crafted.
     expect(g.step('craft 7 crafting table using 4 birch planks')).toEqual({ observation: 'Crafted 1 minecraft:crafting_table', reward: 1, terminated: true, invalid: false });
@@ -109,8 +109,8 @@ describe('textcraft responses, as AgentGym writes them', () => {
   it('rewards only the goal', () => {
     const g = game('stick');
     say(g, 'get 2 bamboo');
-    say(g, 'get 1 oak log');
-    expect(g.step('craft 4 oak planks using 1 oak log').reward).toBe(0);
+    say(g, 'get 1 oak logs');
+    expect(g.step('craft 4 oak planks using 1 oak logs').reward).toBe(0);
     expect(g.step('craft 4 stick using 2 oak planks')).toEqual({ observation: 'Crafted 4 minecraft:stick', reward: 1, terminated: true, invalid: false });
     const other = game('stick');
     say(other, 'get 2 bamboo');

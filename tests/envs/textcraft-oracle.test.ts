@@ -13,16 +13,17 @@ describe('textcraft oracle', () => {
 
   it('plans gets first, then crafts in dependency order, each batch exactly', () => {
     expect(planCrafting(craftingTree(), new Map(), 'wooden_pickaxe')).toEqual([
-      'get 2 acacia log',
-      'craft 4 acacia planks using 1 acacia log',
-      'craft 4 acacia planks using 1 acacia log',
+      // Ingredients in the order of agentenv-textcraft's recipe (the `key` order of wooden_pickaxe.json).
+      'get 2 acacia logs',
+      'craft 4 acacia planks using 1 acacia logs',
       'craft 4 stick using 2 acacia planks',
-      'craft 1 wooden pickaxe using 3 acacia planks, 2 stick',
+      'craft 4 acacia planks using 1 acacia logs',
+      'craft 1 wooden pickaxe using 2 stick, 3 acacia planks',
     ]);
     // What the inventory holds is used first: birch planks satisfy `planks`.
     expect(planCrafting(craftingTree(), new Map([['birch_planks', 5]]), 'wooden_pickaxe')).toEqual([
       'craft 4 stick using 2 birch planks',
-      'craft 1 wooden pickaxe using 3 birch planks, 2 stick',
+      'craft 1 wooden pickaxe using 2 stick, 3 birch planks',
     ]);
   });
 

@@ -43,10 +43,12 @@ describe('textcraft over AgentGym HTTP', () => {
     expect(created).toMatchObject({ id: 0, done: false, reward: 0 });
     expect(created['observation']).toMatch(/^Crafting commands:\n[^]*\n\nGoal: craft .+\.$/);
 
-    const first = textcraftDefinition.tasks('test')[0] as string;
     const reset = await post(`${server.url}/reset`, { id: 0, data_idx: 0 });
     expect(Object.keys(reset).sort()).toEqual(['done', 'id', 'observation', 'reward']);
-    expect(reset['observation']).toContain(`Goal: craft ${first.replaceAll('_', ' ')}.`);
+    // data_idx as agentenv-textcraft's TextCraftEnv.reset: 0 → acacia planks, 100 → snow block (fixtures/agentgym-reference.json).
+    expect(reset['observation']).toContain('Goal: craft acacia planks.');
+    const hundred = await post(`${server.url}/reset`, { id: 0, data_idx: 100 });
+    expect(hundred['observation']).toContain('Goal: craft snow block.');
 
     expect(await post(`${server.url}/step`, { id: 0, action: 'inventory' })).toEqual({
       observation: 'Inventory: You are not carrying anything.',
