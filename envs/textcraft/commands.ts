@@ -32,8 +32,11 @@ export function treeRecipes(tree: CraftingTree, goal: string): Recipe[] {
 }
 
 export function commandSet(tree: CraftingTree, goal: string, rng: Rng): CommandSet {
-  const recipes = treeRecipes(tree, goal);
-  const shown = new Set(recipes.map((r) => r.text));
+  // The original shows a set of recipe texts: two files with the same recipe (sugar) show once.
+  const byText = new Map<string, Recipe>();
+  for (const r of treeRecipes(tree, goal)) if (!byText.has(r.text)) byText.set(r.text, r);
+  const recipes = [...byText.values()];
+  const shown = new Set(byText.keys());
   const candidates = new Map<string, Recipe>();
   for (const recipe of recipes) {
     for (const input of recipe.inputs) {

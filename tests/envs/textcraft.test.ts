@@ -79,3 +79,12 @@ describe('textcraft env contract', () => {
     }
   });
 });
+
+describe('textcraft reset list (environment.py TextCraftEnv.reset keeps a set of recipe texts)', () => {
+  it('shows a recipe two files share once: sugar from sugar cane (sugar.json, sugar_from_sugar_cane.json)', async () => {
+    const env = textcraftDefinition.make();
+    const { observation } = await env.reset({ taskId: 'sugar' });
+    expect(observation.split('\n').filter((l) => l === 'craft 1 sugar using 1 sugar cane')).toHaveLength(1);
+    expect(observation).toContain('\ncraft 3 sugar using 1 honey bottle');
+  });
+});
