@@ -47,6 +47,7 @@ export class CraftingTree {
   readonly #tagRecipes = new Map<string, Recipe[]>();
   /** AgentGym's `item_id_to_tag`: an output item's group, the last file's winning. */
   readonly #tagOf = new Map<string, string>();
+  readonly #members = new Map<string, string[]>();
   readonly #tags = new Set<string>();
   readonly #items = new Set<string>();
   readonly #uses = new Map<string, Recipe[]>();
@@ -78,6 +79,7 @@ export class CraftingTree {
       }
       if (group !== null) push(byTag, group, loaded);
     }
+    for (const [item, tag] of this.#tagOf) push(this.#members, tag, item);
     // clean_up_recipes: a tag slot none of whose members has a recipe becomes an item of that name.
     for (const list of byOutput.values()) {
       for (const recipe of list) {
@@ -107,8 +109,8 @@ export class CraftingTree {
     }
   }
 
-  #membersOf(tag: string): string[] {
-    return [...this.#tagOf].filter(([, t]) => t === tag).map(([item]) => item);
+  #membersOf(tag: string): readonly string[] {
+    return this.#members.get(tag) ?? [];
   }
 
   /** Recipes that make `item` (an item id). */
