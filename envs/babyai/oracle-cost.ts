@@ -176,7 +176,34 @@ function putNextCost(game: Game, instr: PutNextInstr, field: NavField): number {
     for (const [x, y] of adjacentCells(w, [[o.x, o.y]])) carry = Math.min(carry, toFixed[y * w.width + x] as number);
     best = Math.min(best, field.faceCost([[o.x, o.y]]) + 1 + carry + 3);
   }
+  if (best === Infinity) best = throughLockedDoor(game, instr, field);
   return dropFirst + best;
+}
+
+/**
+ * When no carrying route avoids locked doors (BossLevel: "put the box next to the key" with
+ * the key in the locked room), unlock one first: fetch its key and face it (the field's key
+ * layers), then walk from the door to the object and carry it with that door open.
+ */
+function throughLockedDoor(game: Game, instr: PutNextInstr, field: NavField): number {
+  const w = game.world;
+  let best = Infinity;
+  for (const door of w.objs) {
+    if (door.type !== 'door' || !door.isLocked || door.x < 0) continue;
+    const unlock = field.faceCost([[door.x, door.y]], door.color) + 1;
+    if (unlock === Infinity) continue;
+    const fromDoor = cellDistances(w, [[door.x, door.y]], door.id);
+    const toFixed = cellDistances(w, adjacentCells(w, instr.descFixed.objPoss), door.id);
+    for (const id of instr.descMove.objSet) {
+      const o = w.obj(id);
+      if (o.x < 0) continue;
+      for (const [x, y] of adjacentCells(w, [[o.x, o.y]])) {
+        const i = y * w.width + x;
+        best = Math.min(best, unlock + DROP_COST + (fromDoor[i] as number) + 1 + (toFixed[i] as number) + 3);
+      }
+    }
+  }
+  return best;
 }
 
 function adjacentCells(w: World, cells: readonly (readonly [number, number])[]): [number, number][] {
@@ -185,8 +212,11 @@ function adjacentCells(w: World, cells: readonly (readonly [number, number])[]):
   return out;
 }
 
-/** Walking distance (no turns) from the nearest source cell to every cell, for carrying estimates. */
-function cellDistances(w: World, sources: readonly (readonly [number, number])[]): Float64Array {
+/**
+ * Walking distance (no turns) from the nearest source cell to every cell, for carrying
+ * estimates; locked doors are walls except `unlocked`.
+ */
+function cellDistances(w: World, sources: readonly (readonly [number, number])[], unlocked = -1): Float64Array {
   const dist = new Float64Array(w.width * w.height).fill(Infinity);
   const buckets: number[][] = [[]];
   for (const [x, y] of sources) {
@@ -199,7 +229,8 @@ function cellDistances(w: World, sources: readonly (readonly [number, number])[]
       if (dist[cell] !== c) continue;
       for (const delta of step) {
         const next = cell + delta;
-        const cost = stepCost(w, w.cells[next] as number, null);
+        const code = w.cells[next] as number;
+        const cost = code === unlocked ? 1 : stepCost(w, code, null);
         if (cost < 0 || c + cost >= (dist[next] as number)) continue;
         dist[next] = c + cost;
         (buckets[c + cost] ??= []).push(next);
@@ -209,9 +240,22 @@ function cellDistances(w: World, sources: readonly (readonly [number, number])[]
   return dist;
 }
 
+/**
+ * An "open" part not yet due whose doors are all open already: the macro actions cannot close
+ * a door, so it can never be done (SynthSeq's "…, then open the grey door" after walking
+ * through that door).
+ */
+function openedTooEarly(instr: Instr, w: World): boolean {
+  if (instr instanceof SeqInstr) {
+    return (instr.aDone !== 'success' && openedTooEarly(instr.a, w)) || (instr.bDone !== 'success' && openedTooEarly(instr.b, w));
+  }
+  return instr instanceof OpenInstr && instr.desc.objSet.every((id) => w.obj(id).isOpen);
+}
+
 /** Estimated primitive steps to finish the mission; Infinity when it cannot be finished. */
 export function estimateCost(game: Game): number {
   if (game.success) return 0;
+  if (openedTooEarly(game.instrs, game.world)) return Infinity;
   const { now, left } = pending(game.instrs);
   const field = new NavField(game.world);
   let best = Infinity;

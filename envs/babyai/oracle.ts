@@ -39,8 +39,14 @@ export class BabyAIOracle implements Oracle {
   }
 }
 
-/** A best-first search over macro actions; returns the turns to success or toward it. */
+/**
+ * A best-first search over macro actions; returns the turns to success or toward it. A mission
+ * of several parts ("and", ", then", "after you") is planned one part at a time: the search
+ * ends when a part is done (its verifier's success sticks), since the cost estimate charges
+ * the remaining parts a flat amount and would otherwise hold the agent back from finishing one.
+ */
 export function planMacros(root: Game): string[] {
+  const partsAtRoot = partsLeft(root.instrs);
   const open = new MinHeap<Node>((a, b) => a.f - b.f || a.cost - b.cost);
   const seen = new Map<string, number>([[stateKey(root), 0]]);
   const rootCost = estimateCost(root);
@@ -54,7 +60,7 @@ export function planMacros(root: Game): string[] {
       const outcome = child.act(action);
       if (outcome.kind !== 'moved') continue;
       const actions = [...node.actions, action];
-      if (child.success) return actions;
+      if (child.success || partsLeft(child.instrs) < partsAtRoot) return actions;
       // A failure (strict levels) ends the episode with nothing.
       if (child.failed) continue;
       if (child.truncated) continue;
@@ -70,6 +76,12 @@ export function planMacros(root: Game): string[] {
     }
   }
   return best ? [...best.actions] : ['turn left'];
+}
+
+/** Action parts of the mission not yet done. */
+function partsLeft(instr: Instr): number {
+  if (!(instr instanceof SeqInstr)) return 1;
+  return (instr.aDone === 'success' ? 0 : partsLeft(instr.a)) + (instr.bDone === 'success' ? 0 : partsLeft(instr.b));
 }
 
 /** Everything that decides what happens next: agent, objects, doors, verifier progress. */
