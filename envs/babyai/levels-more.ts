@@ -8,5 +8,6 @@ import { OPEN_LEVELS } from './levels-open.ts';
 import { PICKUP_MORE_LEVELS } from './levels-pickup.ts';
 import { UNLOCK_LEVELS } from './levels-unlock.ts';
 import { PUTNEXT_LEVELS } from './levels-putnext.ts';
+import { SYNTH_LEVELS } from './levels-synth.ts';
 
-export const MORE_LEVELS: readonly LevelSpec[] = [...OPEN_LEVELS, ...PICKUP_MORE_LEVELS, ...UNLOCK_LEVELS, ...PUTNEXT_LEVELS];
+export const MORE_LEVELS: readonly LevelSpec[] = [...OPEN_LEVELS, ...PICKUP_MORE_LEVELS, ...UNLOCK_LEVELS, ...PUTNEXT_LEVELS, ...SYNTH_LEVELS];
