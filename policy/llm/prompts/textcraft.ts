@@ -13,14 +13,14 @@ export const TEXTCRAFT_INTRO = [
     'Each turn shows the result of your last action.',
   '',
   'The actions:',
-  '- get <amount> <item>: fetch a base material, e.g. "get 1 oak log". Items that have a recipe cannot be fetched.',
+  '- get <amount> <item>: fetch a base material, e.g. "get 1 lapis lazuli". Items that have a recipe cannot be fetched.',
   '- craft <amount> <item> using <amount> <ingredient>, <amount> <ingredient>, ...: follow one of the shown recipes, with the amounts it names, ' +
-    'e.g. "craft 4 oak planks using 1 oak log" or "craft 1 golden carrot using 8 gold nugget, 1 carrot".',
+    'e.g. "craft 1 blue dye using 1 lapis lazuli" or "craft 1 golden carrot using 8 gold nugget, 1 carrot".',
   '- inventory: list what you hold.',
   'Always write the amounts. Only the shown recipes work. Where a recipe names a general ingredient such as "planks", ' +
     'any specific kind of it (such as "birch planks") will do.',
   '',
-  thoughtActionContract('To craft oak planks I first need an oak log, and logs can be fetched.', 'get 1 oak log'),
+  thoughtActionContract('To craft blue dye I first need lapis lazuli, which can be fetched.', 'get 1 lapis lazuli'),
   '',
   'Your task:',
 ].join('\n');
