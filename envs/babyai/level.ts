@@ -48,12 +48,20 @@ export interface GeneratedLevel {
 
 const MAX_ATTEMPTS = 10_000;
 
-/**
- * `rng` defaults to our own stream for the level and seed; a `NumpyRng(seed)` (envs/numpy-random.ts)
- * draws what minigrid's `reset(seed=seed)` draws (experiments/babyai-layout-parity/).
- */
-export function generateLevel(spec: LevelSpec, seed: number, rng: Rng = Rng.fromString(`babyai/${spec.name}/${seed}`)): GeneratedLevel {
-  const g = new RoomGrid(rng, spec.roomSize, spec.numRows, spec.numCols);
+export interface GenerateOptions {
+  /** Default: our own stream for the level and seed. */
+  readonly rng?: Rng;
+  /**
+   * Also reproduce what minigrid does by accident (RoomGrid.minigridExact). With a
+   * `NumpyRng(seed)` (envs/numpy-random.ts) the level is then the grid AgentGym's server builds for
+   * that seed (experiments/babyai-layout-parity/).
+   */
+  readonly minigridExact?: boolean;
+}
+
+export function generateLevel(spec: LevelSpec, seed: number, options: GenerateOptions = {}): GeneratedLevel {
+  const rng = options.rng ?? Rng.fromString(`babyai/${spec.name}/${seed}`);
+  const g = new RoomGrid(rng, spec.roomSize, spec.numRows, spec.numCols, options.minigridExact ?? false);
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     g.build();
     let instrs: Instr;

@@ -37,8 +37,8 @@ export const LEVELGEN_DEFAULTS: LevelGenOptions = {
 /** `LevelGen.gen_mission`. */
 export function levelGenMission(g: RoomGrid, opts: LevelGenOptions): Instr {
   const rng = g.rng;
-  let lockedRoom: Room | null = null;
-  if (rng.next() < opts.lockedRoomProb) lockedRoom = addLockedRoom(g);
+  if (rng.next() < opts.lockedRoomProb) g.levelGenLockedRoom = addLockedRoom(g);
+  const lockedRoom = g.levelGenLockedRoom;
   g.connectAll();
   g.addDistractors(undefined, undefined, opts.numDists, false);
   do g.placeAgent();

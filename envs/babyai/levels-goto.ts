@@ -64,13 +64,13 @@ export const GOTO_LEVELS: readonly LevelSpec[] = [
       for (;;) {
         const ik = g.rng.range(0, g.numCols);
         const jk = g.rng.range(0, g.numRows);
-        if (ik === id && jk === jd) continue;
+        if (ik === id && jk === jd && !g.minigridExact) continue;
         g.addObject(ik, jk, 'key', door.color);
         break;
       }
       g.connectAll();
       for (let i = 0; i < g.numCols; i++) {
-        for (let j = 0; j < g.numRows; j++) if (i !== id || j !== jd) g.addDistractors(i, j, 2, false);
+        for (let j = 0; j < g.numRows; j++) if (i !== id || j !== jd || g.minigridExact) g.addDistractors(i, j, 2, false);
       }
       do g.placeAgent();
       while (g.roomFromPos(g.world.agentX, g.world.agentY) === locked);

@@ -33,7 +33,10 @@ export class ObjDesc {
     if (this.loc === 'front') s += ' in front of you';
     else if (this.loc === 'behind') s += ' behind you';
     else if (this.loc) s += ` on your ${this.loc}`;
-    return (this.objSet.length > 1 ? 'a ' : 'the ') + s;
+    // minigrid's find_matching_objs also matches walls, which are grey: a colour-only "grey
+    // object" is never unique there ("pick up a grey object"), though a wall cannot be picked.
+    const wallsMatch = this.type === null && this.color === 'grey';
+    return (this.objSet.length > 1 || wallsMatch ? 'a ' : 'the ') + s;
   }
 
   /**

@@ -32,12 +32,25 @@ export function posInside(room: Room, x: number, y: number): boolean {
 export class RoomGrid {
   world: World;
   rooms: Room[][] = [];
+  /**
+   * LevelGen's `locked_room`. minigrid sets it in `__init__` and in `add_locked_room` only, so a
+   * sample rejected after adding a locked room leaves it to the next sample (a room of the old
+   * grid: never the agent's room by identity, yet its area still filters `rand_obj`). Kept across
+   * `build()` for the same draws as the original.
+   */
+  levelGenLockedRoom: Room | null = null;
 
   constructor(
     readonly rng: Rng,
     readonly roomSize: number,
     readonly numRows: number,
     readonly numCols: number,
+    /**
+     * Reproduce minigrid's accidental behaviour too. GoToImpUnlock and Unlock compare numpy
+     * integers with `is`, which is never true: the key may land in the locked room (then the level
+     * cannot be solved) and the locked room gets distractors as well.
+     */
+    readonly minigridExact = false,
   ) {
     this.world = new World(1, 1);
   }
