@@ -4,6 +4,7 @@ import { ObjDesc } from './objdesc.ts';
 import { RejectSampling, type RoomGrid } from './roomgrid.ts';
 import { LEVELGEN_DEFAULTS, levelGenMission } from './levelgen.ts';
 import type { LevelSpec } from './level.ts';
+import { addLockedDoorAndKey, fillAroundLockedRoom } from './locked-room.ts';
 import type { WorldObj } from './world.ts';
 
 const goTo = (obj: WorldObj) => new GoToInstr(new ObjDesc(obj.type, obj.color));
@@ -51,31 +52,15 @@ export const GOTO_LEVELS: readonly LevelSpec[] = [
     },
   },
   {
-    // The target may be behind a locked door whose key lies in another room. minigrid
-    // compares room indices with `is`, which is always false for numpy integers, so there
-    // the key (and distractors) can also land in the locked room, making some tasks
-    // unsolvable; we follow the documented intent ("add the key to a different room").
+    // The target may be behind a locked door whose key lies in another room (locked-room.ts,
+    // where minigrid's `is` comparison and what we do about it are described).
     name: 'GoToImpUnlock', ...maze, roomSize: 8,
     gen: (g) => {
-      const id = g.rng.range(0, g.numCols);
-      const jd = g.rng.range(0, g.numRows);
-      const door = g.addDoor(id, jd, undefined, undefined, true);
-      const locked = g.getRoom(id, jd);
-      for (;;) {
-        const ik = g.rng.range(0, g.numCols);
-        const jk = g.rng.range(0, g.numRows);
-        if (ik === id && jk === jd && !g.minigridExact) continue;
-        g.addObject(ik, jk, 'key', door.color);
-        break;
-      }
+      const locked = addLockedDoorAndKey(g);
       g.connectAll();
-      for (let i = 0; i < g.numCols; i++) {
-        for (let j = 0; j < g.numRows; j++) if (i !== id || j !== jd || g.minigridExact) g.addDistractors(i, j, 2, false);
-      }
-      do g.placeAgent();
-      while (g.roomFromPos(g.world.agentX, g.world.agentY) === locked);
+      fillAroundLockedRoom(g, locked, 2);
       g.checkObjsReachable();
-      return goTo(g.addDistractors(id, jd, 1, false)[0] as WorldObj);
+      return goTo(g.addDistractors(locked.i, locked.j, 1, false)[0] as WorldObj);
     },
   },
   {

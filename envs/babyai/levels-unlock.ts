@@ -6,37 +6,23 @@ import { OpenInstr, PickupInstr } from './instructions.ts';
 import { ObjDesc } from './objdesc.ts';
 import { COLOR_NAMES, type WorldObj } from './world.ts';
 import type { LevelSpec } from './level.ts';
+import { addLockedDoorAndKey, fillAroundLockedRoom } from './locked-room.ts';
 
 const openThe = (door: WorldObj) => new OpenInstr(new ObjDesc('door', door.color));
 
 export const UNLOCK_LEVELS: readonly LevelSpec[] = [
   {
-    // A locked door somewhere in the maze, its key in another room. As for GoToImpUnlock, minigrid
-    // compares room indices with `is` (always false for numpy integers), so there the key and
-    // distractors can land in the locked room; we follow the comments' intent.
+    // A locked door somewhere in the maze, its key in another room (locked-room.ts, shared with
+    // GoToImpUnlock).
     name: 'Unlock', family: 'Unlock', roomSize: 8, numRows: 3, numCols: 3,
     gen: (g) => {
-      const id = g.rng.range(0, g.numCols);
-      const jd = g.rng.range(0, g.numRows);
-      const door = g.addDoor(id, jd, undefined, undefined, true);
-      const locked = g.getRoom(id, jd);
-      for (;;) {
-        const ik = g.rng.range(0, g.numCols);
-        const jk = g.rng.range(0, g.numRows);
-        if (ik === id && jk === jd && !g.minigridExact) continue;
-        g.addObject(ik, jk, 'key', door.color);
-        break;
-      }
+      const locked = addLockedDoorAndKey(g);
       // Half the time the locked door is the only door of its colour.
-      if (g.rng.bool()) g.connectAll(undefined, COLOR_NAMES.filter((c) => c !== door.color));
+      if (g.rng.bool()) g.connectAll(undefined, COLOR_NAMES.filter((c) => c !== locked.door.color));
       else g.connectAll();
-      for (let i = 0; i < g.numCols; i++) {
-        for (let j = 0; j < g.numRows; j++) if (i !== id || j !== jd || g.minigridExact) g.addDistractors(i, j, 3, false);
-      }
-      do g.placeAgent();
-      while (g.roomFromPos(g.world.agentX, g.world.agentY) === locked);
+      fillAroundLockedRoom(g, locked, 3);
       g.checkObjsReachable();
-      return openThe(door);
+      return openThe(locked.door);
     },
   },
   {
