@@ -7,8 +7,9 @@
  * our AgentGym HTTP endpoint resets to (`agentGymTaskOrder`: the env's AgentGym mapping when it
  * has one, as BabyAI does, else test tasks, then train).
  *
- * We add one optional field, `actorgym` (seed, sample, agent, episode id), so a file we wrote
- * reads back to the very demos; readers that do not know it ignore it.
+ * We add one optional field, `actorgym` (seed, sample, agent, episode id, and our task id where
+ * the item id alone would name another), so a file we wrote reads back to the very demos;
+ * readers that do not know it ignore it.
  */
 import { z } from 'zod';
 import { agentGymTaskOrder } from '../../transport/remote/agentgym-http-env.ts';
@@ -22,6 +23,11 @@ export const AgentTrajMessageSchema = z.object({
 });
 
 export const AgentTrajMetaSchema = z.object({
+  /**
+   * Our task id, when it is not the task `item_id` names in AgentGym's order (BabyAI: our own
+   * `<level>/<seed>` grids share their `data_idx` with the original's `<level>/<seed>/minigrid`).
+   */
+  taskId: z.string().min(1).optional(),
   seed: z.number(),
   sample: z.int().min(0),
   agent: z.string(),
@@ -71,7 +77,7 @@ export function itemIdOf(definition: EnvDefinition, taskId: string): string {
 }
 
 /** The task (and its split) an item id names in `definition`'s data_idx order. */
-export function taskOfItemId(definition: EnvDefinition, itemId: string): ItemTask {
+export function taskOfItemId(definition: EnvDefinition, itemId: string, ownTaskId?: string): ItemTask {
   const parsed = parseItemId(itemId);
   if (parsed === undefined) throw new Error(`item_id "${itemId}" does not end in _<data_idx>`);
   const id = definition.spec.id;
@@ -79,7 +85,11 @@ export function taskOfItemId(definition: EnvDefinition, itemId: string): ItemTas
     throw new Error(`item_id "${itemId}" names env "${parsed.prefix}", not ${id} (expected ${agentGymName(id)}_<data_idx>)`);
   }
   const order = agentGymTaskOrder(definition);
-  const taskId = order.taskIdAt(parsed.index);
-  if (taskId === undefined) throw new Error(`item_id "${itemId}": data_idx ${parsed.index} is out of range 0..${order.size - 1} for ${id} (test tasks first, then train)`);
+  const named = order.taskIdAt(parsed.index);
+  if (named === undefined) throw new Error(`item_id "${itemId}": data_idx ${parsed.index} is out of range 0..${order.size - 1} for ${id} (test tasks first, then train)`);
+  if (ownTaskId !== undefined && order.dataIdxOf(ownTaskId) !== parsed.index) {
+    throw new Error(`item_id "${itemId}" does not belong to our task "${ownTaskId}" (whose data_idx is ${order.dataIdxOf(ownTaskId) ?? 'none'})`);
+  }
+  const taskId = ownTaskId ?? named;
   return { taskId, split: definition.tasks('test').includes(taskId) ? 'test' : 'train' };
 }

@@ -28,7 +28,7 @@ interface Conversation {
  * AgentGym HTTP endpoint, and the demo's seed is 0).
  */
 export async function agentTrajToDemo(item: AgentTrajItem, definition: EnvDefinition, sample: number): Promise<Demo> {
-  const { taskId, split } = taskOfItemId(definition, item.item_id);
+  const { taskId, split } = taskOfItemId(definition, item.item_id, item.actorgym?.taskId);
   const prompt = promptFor(definition.spec.id);
   const conversation = splitConversation(item.conversations);
   const meta = item.actorgym;

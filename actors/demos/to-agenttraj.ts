@@ -7,7 +7,7 @@
 import type { EnvDefinition } from '../../envs/contract.ts';
 import { promptFor, type PromptTemplate } from '../../policy/llm/prompts/index.ts';
 import { TURN_SEPARATOR } from '../../policy/llm/render-turns.ts';
-import { itemIdOf, type AgentTrajItem, type AgentTrajMessage } from './agenttraj-item.ts';
+import { itemIdOf, taskOfItemId, type AgentTrajItem, type AgentTrajMessage } from './agenttraj-item.ts';
 import type { Demo } from './demo.ts';
 
 /** The gpt turn after the instruction (AgentGym's has loss false: it is not trained on). */
@@ -46,9 +46,12 @@ export function demoToAgentTraj(demo: Demo, definition: EnvDefinition): AgentTra
     note = parsed.ok ? undefined : parsed.message;
     conversations.push({ from: 'gpt', loss: parsed.ok, value: reply });
   }
+  const itemId = itemIdOf(definition, demo.taskId);
+  // The item id names AgentGym's task; keep ours beside it when that is another one.
+  const named = taskOfItemId(definition, itemId).taskId;
   return {
-    item_id: itemIdOf(definition, demo.taskId),
+    item_id: itemId,
     conversations,
-    actorgym: { seed: demo.seed, sample: demo.sample, agent: demo.agent, episodeId: demo.episodeId },
+    actorgym: { ...(named !== demo.taskId ? { taskId: demo.taskId } : {}), seed: demo.seed, sample: demo.sample, agent: demo.agent, episodeId: demo.episodeId },
   };
 }

@@ -1,9 +1,10 @@
 /**
  * AgentGym's `data_idx` → task mapping for BabyAI (agentenv-babyai/agentenv_babyai/
  * environment.py, `BabyAIEnv.reset`): level `all_levels[data_idx % 40 + 1]` of its 40-level
- * table (1-based), seed `data_idx // 40`. Our task id for it is `<level>/<seed>`; the layout
- * comes from our generator, not numpy's, so the same id is the same level and mission kind
- * but not the same grid (docs/envs/fidelity.md#babyai).
+ * table (1-based), seed `data_idx // 40`. Our task id for it is `<level>/<seed>/minigrid`, the
+ * very grid and mission the original builds (numpy's stream and minigrid's own draw order; see
+ * experiments/babyai-layout-parity/). `dataIdxOf` also accepts our own `<level>/<seed>` ids (same
+ * level and seed number, our grid), so demos of our splits export with an item id.
  */
 import { EnvError, type AgentGymTaskIndex } from '../contract.ts';
 import { MAX_SEED, parseTaskId, LEVEL_BY_NAME } from './tasks.ts';
@@ -34,7 +35,8 @@ export const babyaiAgentGymIndex: AgentGymTaskIndex = {
     const { level, seed } = agentGymLevelOf(dataIdx);
     // All 40 are implemented (tests/actors/agentgym-http-babyai.test.ts); this guards the table.
     if (!LEVEL_BY_NAME.has(level)) throw new EnvError('TASK_UNKNOWN', `data_idx ${dataIdx} is BabyAI-${level}-v0, which actorgym does not implement`);
-    return `${level}/${seed}`;
+    // The grid AgentGym's server builds for this item (tests/envs/babyai/layout-parity.test.ts).
+    return `${level}/${seed}/minigrid`;
   },
   dataIdxOf(taskId) {
     let seed: number;

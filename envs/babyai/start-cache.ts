@@ -9,6 +9,7 @@
  * (11 MB for both splits, measured).
  */
 import { Game } from './game.ts';
+import { NumpyRng } from '../numpy-random.ts';
 import { generateLevel } from './level.ts';
 import { parseTaskId } from './tasks.ts';
 
@@ -30,8 +31,8 @@ export function taskStart(taskId: string, firstObservation: (game: Game) => stri
     starts.set(taskId, cached);
     return cached;
   }
-  const { level, seed } = parseTaskId(taskId);
-  const game = Game.fromLevel(generateLevel(level, seed));
+  const { level, seed, minigrid } = parseTaskId(taskId);
+  const game = Game.fromLevel(generateLevel(level, seed, minigrid ? { rng: new NumpyRng(seed), minigridExact: true } : {}));
   const start: TaskStart = { game, observation: firstObservation(game) };
   if (starts.size >= START_CACHE_SIZE) starts.delete(starts.keys().next().value as string);
   starts.set(taskId, start);

@@ -25,19 +25,24 @@ export const MAX_SEED = 2 ** 31 - 1;
 export interface ParsedTask {
   readonly level: LevelSpec;
   readonly seed: number;
+  /**
+   * `<level>/<seed>/minigrid`: the grid minigrid builds at `reset(seed=seed)`, as AgentGym's server
+   * does (numpy's stream, minigrid's accidents; envs/babyai/level.ts). `<level>/<seed>` is ours.
+   */
+  readonly minigrid: boolean;
 }
 
 export function parseTaskId(taskId: string): ParsedTask {
-  const match = /^([A-Za-z0-9]+)\/(\d{1,10})$/.exec(taskId);
+  const match = /^([A-Za-z0-9]+)\/(\d{1,10})(\/minigrid)?$/.exec(taskId);
   const level = match ? LEVEL_BY_NAME.get(match[1] as string) : undefined;
   const seed = match ? Number(match[2]) : NaN;
   if (!level || !(seed <= MAX_SEED)) {
     throw new EnvError(
       'TASK_UNKNOWN',
-      `unknown babyai task "${taskId}"; expected <level>/<seed> with level one of ${ALL_LEVELS.map((l) => l.name).join(', ')}`,
+      `unknown babyai task "${taskId}"; expected <level>/<seed> or <level>/<seed>/minigrid with level one of ${ALL_LEVELS.map((l) => l.name).join(', ')}`,
     );
   }
-  return { level, seed };
+  return { level, seed, minigrid: match?.[3] !== undefined };
 }
 
 export function familyOf(taskId: string): Family {

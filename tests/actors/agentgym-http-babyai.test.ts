@@ -45,12 +45,12 @@ async function client(agentgymCompat?: boolean) {
 }
 
 /**
- * GoToRedBallNoDists/0 (data_idx 2): 40 turns, then the oracle's actions to the ball, so the
+ * GoToRedBallNoDists/0/minigrid (data_idx 2, the original's grid): 40 turns, then the oracle's actions to the ball, so the
  * success comes after ≥ 41 of the 64 primitive steps and pays ≤ 1 - 0.9 · 41/64 ≈ 0.42.
  */
 async function lateSuccessActions(): Promise<{ actions: string[]; reward: number }> {
   const env = babyaiDefinition.make() as BabyAIEnv;
-  await env.reset({ taskId: 'GoToRedBallNoDists/0' });
+  await env.reset({ taskId: 'GoToRedBallNoDists/0/minigrid' });
   const actions: string[] = Array.from({ length: 40 }, () => 'turn left');
   for (const a of actions) expect((await env.step(a)).terminated).toBe(false);
   const oracle = babyaiDefinition.oracle?.(env) as { next(): Promise<string> };
@@ -78,14 +78,15 @@ describe('BabyAI over AgentGym HTTP: data_idx as agentenv-babyai maps it (issue 
       expect(LEVEL_BY_NAME.has(name), name).toBe(true);
       expect(babyaiDefinition.agentgymIndex?.dataIdxOf(`${name}/0`), name).toBe(i);
       expect(babyaiDefinition.agentgymIndex?.dataIdxOf(`${name}/7`), name).toBe(7 * 40 + i);
-      expect(babyaiDefinition.agentgymIndex?.taskIdAt(i)).toBe(`${name}/0`);
+      expect(babyaiDefinition.agentgymIndex?.taskIdAt(i)).toBe(`${name}/0/minigrid`);
+      expect(babyaiDefinition.agentgymIndex?.dataIdxOf(`${name}/7/minigrid`), name).toBe(7 * 40 + i);
       expect(reply.observation, name).toMatch(/^Your goal: /);
       expect(reply).toMatchObject({ reward: 0, score: 0, done: false });
     }
-    expect(babyaiDefinition.agentgymIndex?.taskIdAt(40 * 5 + 38)).toBe('BossLevel/5');
-    expect(babyaiDefinition.agentgymIndex?.taskIdAt(41)).toBe('GoToRedBall/1');
-    expect(babyaiDefinition.agentgymIndex?.taskIdAt(40 * 123 + 30)).toBe('FindObjS7/123');
-    expect((await c.reset(2)).observation).toBe((await babyaiDefinition.make().reset({ taskId: 'GoToRedBallNoDists/0' })).observation);
+    expect(babyaiDefinition.agentgymIndex?.taskIdAt(40 * 5 + 38)).toBe('BossLevel/5/minigrid');
+    expect(babyaiDefinition.agentgymIndex?.taskIdAt(41)).toBe('GoToRedBall/1/minigrid');
+    expect(babyaiDefinition.agentgymIndex?.taskIdAt(40 * 123 + 30)).toBe('FindObjS7/123/minigrid');
+    expect((await c.reset(2)).observation).toBe((await babyaiDefinition.make().reset({ taskId: 'GoToRedBallNoDists/0/minigrid' })).observation);
   }, 60_000);
 });
 
@@ -121,7 +122,7 @@ describe('BabyAI over AgentGym HTTP: compat mode (issue 28)', () => {
     const early = await client();
     await early.reset(2);
     const env = babyaiDefinition.make();
-    await env.reset({ taskId: 'GoToRedBallNoDists/0' });
+    await env.reset({ taskId: 'GoToRedBallNoDists/0/minigrid' });
     const oracle = babyaiDefinition.oracle?.(env) as { next(): Promise<string> };
     let reply: Reply | undefined;
     for (let t = 0; t < 20 && !reply?.done; t++) {

@@ -8,6 +8,7 @@ import type { Demo } from '../../../actors/demos/demo.ts';
 import { readDemos } from '../../../actors/demos/read-demos.ts';
 import { AGENTTRAJ_ACKNOWLEDGEMENT } from '../../../actors/demos/to-agenttraj.ts';
 import { writeDemos } from '../../../actors/demos/write-demos.ts';
+import type { EnvDefinition } from '../../../envs/contract.ts';
 import { getEnv } from '../../../envs/index.ts';
 import { agentGymTaskOrder } from '../../../transport/remote/agentgym-http-env.ts';
 import { NO_ACTION_MESSAGE } from '../../../policy/llm/parse-reply.ts';
@@ -91,7 +92,11 @@ describe('AgentTraj write → read (issue 25, item 2)', () => {
   });
 
   it('reads items without our field (as AgentGym writes them): replayed without a seed, named by their place', async () => {
-    const [demo] = await collect('babyai', 'oracle', { episodes: 1 });
+    // An AgentGym item: babyai_<data_idx> is the original's grid, our task <level>/<seed>/minigrid.
+    const babyai = getEnv('babyai');
+    const original: EnvDefinition = { ...babyai, tasks: (split) => (split === 'train' ? ['GoToRedBall/1/minigrid'] : babyai.tasks(split)) };
+    const [demo] = (await collectDemos({ env: original, agent: 'oracle', agentName: 'oracle', split: 'train', seed: 5, episodes: 1 })).demos;
+    expect(demo!.taskId).toBe('GoToRedBall/1/minigrid');
     const file = path.join(dir, 'foreign.json');
     writeDemos(file, [demo!, demo!], 'agenttraj');
     const foreign = items(file).map(({ actorgym: _, ...item }) => ({
@@ -124,6 +129,19 @@ describe('AgentTraj write → read (issue 25, item 2)', () => {
     expect(kept).toEqual([demos[0]]);
     expect(skipped).toHaveLength(2);
     expect(skipped[1]).toMatch(/bad\.jsonl:3: item babyai_99999999999: .*data_idx 99999999999 is out of range 0\.\.85899345919 for babyai/);
+  });
+
+  it('keeps our own task beside the item id where they differ, and refuses an item id that is not that task\'s', async () => {
+    const [demo] = await collect('babyai', 'oracle', { episodes: 1 });
+    const file = path.join(dir, 'own.json');
+    writeDemos(file, [demo!], 'agenttraj');
+    const [item] = items(file);
+    // Our <level>/<seed> grids share a data_idx with the original's <level>/<seed>/minigrid.
+    expect(item!.actorgym?.taskId).toBe(demo!.taskId);
+    expect(await readDemos(file)).toEqual([demo]);
+    const index = Number(/_(\d+)$/.exec(item!.item_id)![1]);
+    writeFileSync(file, JSON.stringify([{ ...item, item_id: `babyai_${index + 1}` }]));
+    await expect(readDemos(file)).rejects.toThrow(new RegExp(`item_id "babyai_${index + 1}" does not belong to our task "${demo!.taskId}"`));
   });
 
   it('refuses an item that goes on after the replayed episode ended, and an item of another env', async () => {
