@@ -4,6 +4,9 @@
  * splits the pages the processes share), divided by N, sampled once a second while the N
  * episodes run (the peak is reported); reset and step latency p50/p95; steps/s over the run.
  * Anchors: the issue's target of 150 MB per env and WebArena's ~1 GB (a browser per env).
+ * Page loads may take 60 s and field actions 20 s here (the env's defaults are 15 s and 5 s):
+ * N renderers on a few cores are slow, and the bench measures how slow rather than timing out.
+ * An episode whose reset or step throws counts as failed, with its reason, and the run goes on.
  *
  *   npx actorgym bench web                                   (16 and 32 envs, 2 episodes each)
  *   npx tsx bench/web.ts [--envs 16,32] [--episodes 2] [--json]
@@ -14,16 +17,20 @@ import { table } from '../cli/output.ts';
 import type { Env, Oracle } from '../envs/contract.ts';
 import { getBrowserHost } from '../envs/web/browser/browser-host.ts';
 import { treePssBytes, treeRssBytes } from '../envs/web/browser/processes.ts';
-import { closeSharedSites, webDefinition, webTasks } from '../envs/web/index.ts';
+import { closeSharedSites, createWebDefinition, webTasks } from '../envs/web/index.ts';
 
 const MB = 1024 * 1024;
 const TARGET_MB = 150;
 const WEBARENA_MB = 1024;
+const webDefinition = createWebDefinition({ navigationTimeoutMs: 60_000, actionTimeoutMs: 20_000 });
 
 export interface WebBenchRow {
   readonly envs: number;
   readonly episodes: number;
   readonly successes: number;
+  /** Episodes whose reset or step threw; `failures` says why (first line, counted). */
+  readonly failed: number;
+  readonly failures: Readonly<Record<string, number>>;
   readonly steps: number;
   readonly rssPerEnvMb: number;
   readonly pssPerEnvMb: number;
@@ -67,6 +74,7 @@ async function measure(n: number, episodesPerEnv: number, horizon: number): Prom
   const resets: number[] = [];
   const steps: number[] = [];
   let successes = 0;
+  const failures: Record<string, number> = {};
   let peakRss = 0;
   let peakPss = 0;
   const sample = () => {
@@ -80,14 +88,19 @@ async function measure(n: number, episodesPerEnv: number, horizon: number): Prom
       envs.map(async (env, slot) => {
         for (let e = 0; e < episodesPerEnv; e++) {
           const taskId = tasks[(slot + e * n) % tasks.length]!;
-          await timed(() => env.reset({ taskId }), resets);
-          for (let turn = 0; turn < horizon; turn++) {
-            const action = await oracles[slot]!.next();
-            const result = await timed(() => env.step(action), steps);
-            if (result.terminated) {
-              if (result.reward === 1) successes += 1;
-              break;
+          try {
+            await timed(() => env.reset({ taskId }), resets);
+            for (let turn = 0; turn < horizon; turn++) {
+              const action = await oracles[slot]!.next();
+              const result = await timed(() => env.step(action), steps);
+              if (result.terminated) {
+                if (result.reward === 1) successes += 1;
+                break;
+              }
             }
+          } catch (error) {
+            const reason = (error instanceof Error ? error.message : String(error)).split('\n')[0]!.replace(/\d+/g, 'N');
+            failures[reason] = (failures[reason] ?? 0) + 1;
           }
         }
       }),
@@ -102,6 +115,8 @@ async function measure(n: number, episodesPerEnv: number, horizon: number): Prom
     envs: n,
     episodes: n * episodesPerEnv,
     successes,
+    failed: Object.values(failures).reduce((a, b) => a + b, 0),
+    failures,
     steps: steps.length,
     rssPerEnvMb: peakRss / n / MB,
     pssPerEnvMb: peakPss / n / MB,
@@ -144,11 +159,12 @@ export async function runWebBench(argv: readonly string[]): Promise<WebBenchRow[
   console.log('Web env: N envs acting at once with the oracle on test tasks (memory: peak while running, this process + Chromium, per env)');
   console.log(
     table([
-      ['envs', 'episodes', 'successes', 'RSS/env MB', 'PSS/env MB', 'PSS vs 150 MB target', 'PSS vs WebArena ~1 GB', 'reset p50/p95 ms', 'step p50/p95 ms', 'steps/s'],
+      ['envs', 'episodes', 'successes', 'failed', 'RSS/env MB', 'PSS/env MB', 'PSS vs 150 MB target', 'PSS vs WebArena ~1 GB', 'reset p50/p95 ms', 'step p50/p95 ms', 'steps/s'],
       ...rows.map((r) => [
         String(r.envs),
         String(r.episodes),
         String(r.successes),
+        String(r.failed),
         f0(r.rssPerEnvMb),
         f0(r.pssPerEnvMb),
         `${(r.pssPerEnvMb / TARGET_MB).toFixed(2)}×`,
@@ -160,6 +176,9 @@ export async function runWebBench(argv: readonly string[]): Promise<WebBenchRow[
     ]),
   );
   console.log(`process RSS before any env: ${f0(rows[0]?.baselineRssMb ?? 0)} MB (included in the per-env figures)`);
+  for (const r of rows) {
+    for (const [reason, count] of Object.entries(r.failures)) console.log(`${r.envs} envs: ${count} failed: ${reason}`);
+  }
   return rows;
 }
 
