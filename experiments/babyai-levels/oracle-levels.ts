@@ -7,34 +7,18 @@
  *
  * GRIDS=minigrid plays `<level>/<seed>/minigrid`, the grids AgentGym's server builds.
  */
-import { babyaiDefinition } from '../../envs/babyai/index.ts';
 import { AGENTGYM_LEVELS } from '../../envs/babyai/agentgym-index.ts';
+import { oracleWins } from './oracle-wins.ts';
 
 const [from, to] = (process.env['SEEDS'] ?? '0-49').split('-').map(Number) as [number, number];
 const maxTurns = Number(process.env['TURNS'] ?? 60);
 const levels = process.argv.length > 2 ? process.argv.slice(2) : AGENTGYM_LEVELS;
-const suffix = process.env['GRIDS'] === 'minigrid' ? '/minigrid' : '';
+const suffix = process.env['GRIDS'] === 'minigrid' ? '/minigrid' as const : '' as const;
 
 for (const name of levels) {
-  const env = babyaiDefinition.make();
-  const oracle = babyaiDefinition.oracle?.(env) as { next(): Promise<string> };
-  let wins = 0;
-  const lost: number[] = [];
   const started = performance.now();
-  for (let seed = from; seed <= to; seed++) {
-    await env.reset({ taskId: `${name}/${seed}${suffix}` });
-    let won = false;
-    for (let t = 0; t < maxTurns; t++) {
-      const r = await env.step(await oracle.next());
-      if (r.terminated || r.truncated) {
-        won = r.info.success === true;
-        break;
-      }
-    }
-    if (won) wins++;
-    else lost.push(seed);
-  }
-  await env.close();
+  const { wins, lost } = await oracleWins(name, maxTurns, to - from + 1, { first: from, suffix });
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
-  console.log(`${name}: ${wins}/${to - from + 1} lost [${lost.join(',')}] ${seconds} s`);
+  const seeds = lost.map((id) => id.split('/')[1]);
+  console.log(`${name}: ${wins}/${to - from + 1} lost [${seeds.join(',')}] ${seconds} s`);
 }

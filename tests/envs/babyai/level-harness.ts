@@ -3,7 +3,6 @@
  * grammar, and the oracle solves the level through AgentGym's macro actions.
  */
 import { expect } from 'vitest';
-import { babyaiDefinition } from '../../../envs/babyai/index.ts';
 import { generateLevel } from '../../../envs/babyai/level.ts';
 import { LEVEL_BY_NAME } from '../../../envs/babyai/tasks.ts';
 import type { LevelSpec } from '../../../envs/babyai/level.ts';
@@ -30,24 +29,4 @@ export function expectMissions(name: string, pattern: RegExp, count = 50) {
 }
 
 /** Episodes the oracle wins within `maxTurns` agent turns, over seeds 0..count-1. */
-export async function oracleWins(name: string, maxTurns: number, count = 50): Promise<{ wins: number; lost: string[] }> {
-  const env = babyaiDefinition.make();
-  const oracle = babyaiDefinition.oracle?.(env) as { next(): Promise<string> };
-  let wins = 0;
-  const lost: string[] = [];
-  for (let seed = 0; seed < count; seed++) {
-    await env.reset({ taskId: `${name}/${seed}` });
-    let won = false;
-    for (let t = 0; t < maxTurns; t++) {
-      const r = await env.step(await oracle.next());
-      if (r.terminated || r.truncated) {
-        won = r.info.success === true;
-        break;
-      }
-    }
-    if (won) wins++;
-    else lost.push(`${name}/${seed}`);
-  }
-  await env.close();
-  return { wins, lost };
-}
+export { oracleWins } from '../../../experiments/babyai-levels/oracle-wins.ts';
