@@ -12,10 +12,22 @@ import { TextCraftGame } from './game.ts';
 import { planCrafting } from './planner.ts';
 import { itemText } from './names.ts';
 import { parseTaskId } from './tasks.ts';
-import { craftingTree, type Recipe } from './tree.ts';
+import { craftingTree, type CraftingTree, type Recipe } from './tree.ts';
 
 /** AgentGym's `reset(seed=42)`: the seed that draws distractors and shuffles the list when none is given. */
 export const DEFAULT_SEED = 42;
+
+// The `get`s of a plan from an empty inventory depend on the goal only; planning is half a
+// reset's time, and GRPO resets each task G times a step.
+const plannedGetsByGoal = new WeakMap<CraftingTree, Map<string, readonly string[]>>();
+
+function plannedGets(tree: CraftingTree, goal: string): readonly string[] {
+  let byGoal = plannedGetsByGoal.get(tree);
+  if (!byGoal) plannedGetsByGoal.set(tree, (byGoal = new Map()));
+  let gets = byGoal.get(goal);
+  if (!gets) byGoal.set(goal, (gets = (planCrafting(tree, new Map(), goal) ?? []).filter((a) => a.startsWith('get '))));
+  return gets;
+}
 
 export class TextCraftEnv implements Env {
   private game: TextCraftGame | null = null;
@@ -34,8 +46,7 @@ export class TextCraftEnv implements Env {
     const set = commandSet(tree, goal, Rng.fromString(`${goal}#${options.seed ?? DEFAULT_SEED}`));
     this.game = new TextCraftGame(tree, goal);
     this.commands = set.recipes;
-    const planned = (planCrafting(tree, new Map(), goal) ?? []).filter((a) => a.startsWith('get '));
-    this.actions = availableActions(tree, set.recipes, planned);
+    this.actions = availableActions(tree, set.recipes, plannedGets(tree, goal));
     this.over = false;
     const observation = `Crafting commands:\n${set.recipes.map((r) => r.text).join('\n')}\n\nGoal: craft ${itemText(goal)}.`;
     return { observation, info: { ...this.info(false, false), goal, distractors: set.distractors } };
