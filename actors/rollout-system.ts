@@ -79,7 +79,7 @@ export interface RolloutSystemOptions {
   readonly onEpisode?: (output: EpisodeOutput, env: Env | undefined) => void;
   /**
    * Wraps the policy the agent actor calls (after 'random' / 'oracle' are resolved), e.g. to
-   * record each turn's request (actors/demos/recording-policy.ts).
+   * record each turn's request (demos/recording-policy.ts).
    */
   readonly wrapPolicy?: (policy: Policy) => Policy;
 }

@@ -26,21 +26,21 @@ import { FilteredPolicy } from '../policy/observation-filter.ts';
 import { TransformerPolicy } from '../policy/transformer-policy.ts';
 import type { RolloutSummary } from '../streams/events.ts';
 import type { TrainingEvent } from '../streams/training-events.ts';
-import { CheckpointError } from './checkpoint/format.ts';
-import { readCheckpoint } from './checkpoint/read.ts';
-import { writeCheckpoint } from './checkpoint/write.ts';
+import { CheckpointError } from '../learner/checkpoint/format.ts';
+import { readCheckpoint } from '../learner/checkpoint/read.ts';
+import { writeCheckpoint } from '../learner/checkpoint/write.ts';
 import { systemClock, type RunClock } from './clock.ts';
 import { createCurriculumActor } from './curriculum.actor.ts';
 import { curriculumState } from '../machines/curriculum.machine.ts';
-import type { Demo } from './demos/demo.ts';
-import { readDemos } from './demos/read-demos.ts';
-import { AllowedTokensBuilder } from './learner/allowed-tokens.ts';
-import type { LearnerArgs } from './learner/args.ts';
-import type { DataParallelGrads } from './learner/data-parallel.ts';
-import { demoRows, type DemoRows } from './sft/demo-rows.ts';
-import { sftEpoch, validationLoss } from './sft/sft-epoch.ts';
+import type { Demo } from '../demos/demo.ts';
+import { readDemos } from '../demos/read-demos.ts';
+import { AllowedTokensBuilder } from '../learner/allowed-tokens.ts';
+import type { LearnerArgs } from '../learner/args.ts';
+import type { DataParallelGrads } from '../learner/data-parallel.ts';
+import { demoRows, type DemoRows } from '../learner/sft/demo-rows.ts';
+import { sftEpoch, validationLoss } from '../learner/sft/sft-epoch.ts';
 import { checkSftSettings, sftDefaults, type SftSettings } from './sft/sft-settings.ts';
-import { validationTasks } from './sft/validation-split.ts';
+import { validationTasks } from '../learner/sft/validation-split.ts';
 import { contextOptions, resolveConfig, type TrainingConfig, type TrainingOptionsConfig } from './training/config.ts';
 import { evaluate } from './training/evaluate.ts';
 import { checkRunLimits, startLearnerThreads } from './training/learner-threads.ts';
@@ -50,7 +50,7 @@ import { buildTokenizer } from './training/tokenizer-corpus.ts';
 
 export interface SftOptions extends Omit<TrainingOptionsConfig, 'steps' | 'epochs' | 'lr' | 'minibatch' | 'evalEpisodes'> {
   readonly env: EnvDefinition | string;
-  /** Demo files (ours or AgentTraj, actors/demos); several are concatenated. */
+  /** Demo files (ours or AgentTraj, demos); several are concatenated. */
   readonly demos: readonly string[];
   readonly epochs?: number;
   readonly lr?: number;

@@ -21,15 +21,15 @@ import { FilteredPolicy } from '../policy/observation-filter.ts';
 import { TransformerPolicy } from '../policy/transformer-policy.ts';
 import type { RolloutSummary } from '../streams/events.ts';
 import type { TrainingEvent } from '../streams/training-events.ts';
-import { readCheckpoint } from './checkpoint/read.ts';
-import { writeCheckpoint, type WriteCheckpointOptions } from './checkpoint/write.ts';
-import type { CheckpointData } from './checkpoint/format.ts';
+import { readCheckpoint } from '../learner/checkpoint/read.ts';
+import { writeCheckpoint, type WriteCheckpointOptions } from '../learner/checkpoint/write.ts';
+import type { CheckpointData } from '../learner/checkpoint/format.ts';
 import { systemClock, type RunClock } from './clock.ts';
 import { createCurriculumActor } from './curriculum.actor.ts';
 import { createLearnerActor, type LearnerEffects } from './learner.actor.ts';
-import { collectStep, type CollectedStep } from './learner/collect.ts';
-import type { DataParallelGrads } from './learner/data-parallel.ts';
-import { trainStep } from './learner/train-step.ts';
+import { collectStep, type CollectedStep } from './training/collect.ts';
+import type { DataParallelGrads } from '../learner/data-parallel.ts';
+import { trainStep } from '../learner/train-step.ts';
 import type { RolloutSystem } from './rollout-system.ts';
 import { contextOptions, resolveConfig, resumeConfig, type TrainingConfig, type TrainingOptionsConfig } from './training/config.ts';
 import { evaluate } from './training/evaluate.ts';
@@ -71,7 +71,7 @@ export interface TrainingOptions extends TrainingOptionsConfig {
    * even if `steps` is not reached. Per invocation, not saved with the run.
    */
   readonly maxMinutes?: number;
-  /** Test seam: called at each stage of every checkpoint write (actors/checkpoint/write.ts). */
+  /** Test seam: called at each stage of every checkpoint write (learner/checkpoint/write.ts). */
   readonly onCheckpointStage?: WriteCheckpointOptions['onStage'];
 }
 

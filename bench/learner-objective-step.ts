@@ -1,6 +1,6 @@
 /**
  * The reference step of bench/transformer-step.ts through the learner's own update
- * (actors/learner/update.ts: the clipped policy loss, k3 KL, entropy bonus, gradient clipping
+ * (learner/update.ts: the clipped policy loss, k3 KL, entropy bonus, gradient clipping
  * and Adam) on one thread, and with half of it in a worker thread (learner/data-parallel.ts).
  * GRPO's loss (no critic), rows of batch 32 × sequence 128 with every token after the first
  * trained and no allowed-token sets (no constraint bias). Old and reference log-probs are inputs
@@ -8,11 +8,11 @@
  * is timed. bench/torch_reference.py times the same update in PyTorch (its docstring lists both
  * sides term by term); the first step's loss terms agree to the initialisation's noise.
  */
-import { learnerDefaults, type LearnerArgs } from '../actors/learner/args.ts';
-import { DataParallelGrads } from '../actors/learner/data-parallel.ts';
-import { padRows } from '../actors/learner/minibatch.ts';
-import { LearnerOptimizer } from '../actors/learner/optimizer.ts';
-import { updateMinibatch } from '../actors/learner/update.ts';
+import { learnerDefaults, type LearnerArgs } from '../learner/args.ts';
+import { DataParallelGrads } from '../learner/data-parallel.ts';
+import { padRows } from '../learner/minibatch.ts';
+import { LearnerOptimizer } from '../learner/optimizer.ts';
+import { updateMinibatch } from '../learner/update.ts';
 import { paramShapes } from '../policy/transformer/params.ts';
 import type { TransformerConfig } from '../policy/transformer/config.ts';
 import { Transformer } from '../policy/transformer/transformer.ts';

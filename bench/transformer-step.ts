@@ -7,7 +7,7 @@
  *    flags, batched attention) of the reference step;
  *  - the same reference step through the learner's own update (bench/learner-objective-step.ts:
  *    GRPO's clipped loss, k3 KL, entropy bonus, gradient clipping, Adam, no value head) on one
- *    thread and on two (a worker takes half of it: actors/learner/data-parallel.ts);
+ *    thread and on two (a worker takes half of it: learner/data-parallel.ts);
  *  - actor: KV-cache decode tokens/s at batch 1 and batch 64.
  * No assertions: the machine is shared; read medians and ratios from one run.
  *

@@ -4,7 +4,7 @@
  * stages, a ±band per series, and a dashed baseline. The chart is a Vega-Lite spec
  * (`lineChartSpec`, pure, so it can be inspected or embedded elsewhere) rendered by Vega's
  * headless View (renderer 'none' + toSVG): no canvas, no browser, no hand-drawn SVG.
- * In charts/, apart from dashboard/, so that experiment reports (actors/experiment/report.ts) and
+ * In charts/, apart from dashboard/, so that experiment reports (experiment-runner/report.ts) and
  * scripts draw with it without the runtime depending on its viewer.
  *
  * @example

@@ -1,6 +1,6 @@
 /** The human rendering of an evaluation's results, as `eval` prints them (results.md holds the same tables). */
-import { passAtKTable, resultsStatus, resultsTable } from '../actors/eval/results-md.ts';
-import type { EvalResults } from '../actors/eval/eval-results.ts';
+import { passAtKTable, resultsStatus, resultsTable } from '../eval/results-md.ts';
+import type { EvalResults } from '../eval/eval-results.ts';
 import { table } from './output.ts';
 import { printLlmUsage } from './summary.ts';
 

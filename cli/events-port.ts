@@ -9,8 +9,8 @@
  */
 import type { Command } from 'commander';
 import type { Observable } from 'rxjs';
-import type { EventServerHandle } from '../actors/event-server.ts';
-import { createOpsLog } from '../actors/ops/ops-log.ts';
+import type { EventServerHandle } from '../servers/event-server/event-server.ts';
+import { createOpsLog } from '../servers/listener/ops-log.ts';
 import type { TrainingEvent } from '../streams/training-events.ts';
 import { nonNegativeInt, positiveInt } from './output.ts';
 
@@ -71,7 +71,7 @@ export async function serveEventsPort(
     return undefined;
   }
   const write = options.write ?? ((line: string) => void process.stderr.write(line));
-  const { startEventServer } = await import('../actors/event-server.ts');
+  const { startEventServer } = await import('../servers/event-server/event-server.ts');
   const server = await startEventServer({
     port: flags.eventsPort,
     events,

@@ -83,7 +83,7 @@ async function shoot(page: Page, name: string): Promise<void> {
 
 /** An evaluation of the oracle on two web test tasks with their pages, at the turn after its first action. */
 async function webTrajectory(browser: Browser, dashboard: Dashboard): Promise<void> {
-  const { runEvaluation } = await import('../actors/eval/run-eval.ts');
+  const { runEvaluation } = await import('../eval/run-eval.ts');
   const { createWebDefinition, closeSharedSites } = await import('../envs/web/index.ts');
   const { getBrowserHost } = await import('../envs/web/browser/browser-host.ts');
   const given = values.run?.[0];

@@ -10,7 +10,7 @@
  *
  * `actionDecoder` is the one place that decides which decoder a turn gets, and so which tokens
  * are allowed at each position: the policy samples through it, and the learner rebuilds the same
- * decoders from the recorded turns (actors/learner/allowed-tokens.ts) to score exactly the
+ * decoders from the recorded turns (learner/allowed-tokens.ts) to score exactly the
  * distribution each token was drawn from. A position with a single allowed token (the forced
  * `</act>` at the cap, a trie node with one child) then has log-prob 0 and carries no gradient.
  */

@@ -17,7 +17,7 @@
  * top-p < 1); 0 when the choice was forced (one allowed token) or greedy. At top-p 1 it is what
  * the learner's constrained scoring computes for the same position, because the learner rebuilds
  * the allowed sets with the sampler's own decoders (policy/action-trie.ts `actionDecoder`,
- * actors/learner/allowed-tokens.ts).
+ * learner/allowed-tokens.ts).
  */
 import type { Rng } from './rng.ts';
 

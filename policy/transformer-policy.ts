@@ -216,7 +216,7 @@ export class TransformerPolicy implements Policy {
 
   /**
    * What decides each turn's decoder, hence the allowed tokens at each position; the learner
-   * rebuilds the same decoders from it to score what was sampled (actors/learner/allowed-tokens.ts).
+   * rebuilds the same decoders from it to score what was sampled (learner/allowed-tokens.ts).
    */
   get actionDecoding(): ActionDecoding {
     return { constrained: this.options.constrained, encode: this.#encodeAction, vocabSize: this.tokenizer.vocabSize, maxActionTokens: this.options.maxActionTokens };

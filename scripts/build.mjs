@@ -16,7 +16,7 @@ const dist = join(root, 'dist');
 /** Non-TypeScript files the modules load by path; each is copied to dist/ at the same place. */
 const ASSETS = [
   'bin/actorgym.js',
-  'actors/learner/grad-worker.mjs',
+  'learner/grad-worker.mjs',
   'policy/transformer/ops/wasm/attention.wasm',
   'envs/textcraft/data/recipes-1.16.json',
   'dashboard/web',

@@ -1,5 +1,5 @@
 /**
- * A run's events from an event server (actors/event-server.ts), as a cold Observable: each
+ * A run's events from an event server (servers/event-server/event-server.ts), as a cold Observable: each
  * subscription opens its own WebSocket, gets the run from its start (the server's replay, then
  * the live events, each once), completes on the server's `end` frame, errors when the
  * connection closes without one, and closes the socket when unsubscribed.

@@ -10,8 +10,8 @@ import { Tokenizer } from '../../policy/tokenizer.ts';
 import { TransformerPolicy } from '../../policy/transformer-policy.ts';
 import { Transformer } from '../../policy/transformer/transformer.ts';
 import { decodeWeights } from '../../policy/transformer/weights-io.ts';
-import { CheckpointError } from '../checkpoint/format.ts';
-import { readCheckpoint } from '../checkpoint/read.ts';
+import { CheckpointError } from '../../learner/checkpoint/format.ts';
+import { readCheckpoint } from '../../learner/checkpoint/read.ts';
 import { contextOptions, savedHiddenActions, type TrainingConfig } from './config.ts';
 import { modelConfig } from './models.ts';
 

@@ -10,8 +10,8 @@ import type { ObservationFilter } from '../../policy/observation-filter.ts';
 import { parseObservationFilter } from '../../policy/observation-filter.ts';
 import { parseActionWords, type ActionWordOrder } from '../../policy/action-words.ts';
 import type { TransformerConfig } from '../../policy/transformer/config.ts';
-import { learnerDefaults, type LearnerArgs } from '../learner/args.ts';
-import { CheckpointError } from '../checkpoint/format.ts';
+import { learnerDefaults, type LearnerArgs } from '../../learner/args.ts';
+import { CheckpointError } from '../../learner/checkpoint/format.ts';
 
 export type ModelOverrides = Partial<Omit<TransformerConfig, 'vocabSize'>>;
 

@@ -5,7 +5,7 @@
  * weights only mean something under them; giving a different value is an error naming the field.
  * Everything about RL (algorithm, schedule, learning rate, steps, …) is the caller's.
  */
-import { CheckpointError } from '../checkpoint/format.ts';
+import { CheckpointError } from '../../learner/checkpoint/format.ts';
 import { resolveConfig, type TrainingConfig, type TrainingOptionsConfig } from './config.ts';
 
 /** Fields a run started from a checkpoint inherits from it. */

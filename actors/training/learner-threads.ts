@@ -3,7 +3,7 @@
  * starting the second learner thread (learner/data-parallel.ts) when the run uses two.
  */
 import os from 'node:os';
-import { DataParallelGrads } from '../learner/data-parallel.ts';
+import { DataParallelGrads } from '../../learner/data-parallel.ts';
 import type { RunModels } from './models.ts';
 
 export function checkRunLimits(options: { readonly learnerThreads?: number; readonly maxMinutes?: number }): void {

@@ -14,8 +14,8 @@ import { makeConfig, withCopyForms, type TransformerConfig } from '../../policy/
 import { paramShapes } from '../../policy/transformer/params.ts';
 import { Transformer } from '../../policy/transformer/transformer.ts';
 import { decodeWeights, encodeWeights } from '../../policy/transformer/weights-io.ts';
-import { CheckpointError, type CheckpointData, type CheckpointState } from '../checkpoint/format.ts';
-import { LearnerOptimizer } from '../learner/optimizer.ts';
+import { CheckpointError, type CheckpointData, type CheckpointState } from '../../learner/checkpoint/format.ts';
+import { LearnerOptimizer } from '../../learner/optimizer.ts';
 import type { TrainingConfig } from './config.ts';
 
 export interface RunModels {

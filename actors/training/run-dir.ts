@@ -4,8 +4,8 @@
  *   DIR/config.json                     the run's configuration (and the backend it ran on)
  *   DIR/metrics.jsonl                   one JSON object per learner step, appended and flushed each step
  *   DIR/trajectories/step-000001.jsonl  one line per episode of the step (aborted ones too)
- *   DIR/checkpoint/                     the latest checkpoint (actors/checkpoint/)
- *   DIR/checkpoint.old/                 transiently, the previous one (actors/checkpoint/write.ts)
+ *   DIR/checkpoint/                     the latest checkpoint (learner/checkpoint/)
+ *   DIR/checkpoint.old/                 transiently, the previous one (learner/checkpoint/write.ts)
  *
  * A resumed run first cuts metrics.jsonl back to the checkpoint's step: lines written after the
  * checkpoint by the interrupted process are replayed, not duplicated. It continues in the run
@@ -15,7 +15,7 @@
 import { appendFileSync, mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import type { EpisodeOutput } from '../../machines/episode.machine.ts';
-import { removeStaleCheckpointTemps } from '../checkpoint/stale.ts';
+import { removeStaleCheckpointTemps } from '../../learner/checkpoint/stale.ts';
 
 const CHECKPOINT = 'checkpoint';
 

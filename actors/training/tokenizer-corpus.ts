@@ -9,8 +9,8 @@ import type { EnvDefinition } from '../../envs/contract.ts';
 import { deriveSeed } from '../../machines/seed.ts';
 import { Tokenizer } from '../../policy/tokenizer.ts';
 import { createRolloutSystem } from '../rollout-system.ts';
-import { stepEnv } from '../learner/collect.ts';
-import { tasksForStep } from '../learner/task-sampler.ts';
+import { stepEnv } from './collect.ts';
+import { tasksForStep } from '../../learner/task-sampler.ts';
 
 export interface CorpusOptions {
   readonly seed: number;

@@ -2,8 +2,8 @@
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { Subject } from 'rxjs';
-import { collectDemos } from '../../actors/demos/collect-demos.ts';
-import { writeDemos } from '../../actors/demos/write-demos.ts';
+import { collectDemos } from '../../demos/collect-demos.ts';
+import { writeDemos } from '../../demos/write-demos.ts';
 import type { RunEvent } from '../../streams/events.ts';
 import { resolveAgent } from '../agent-spec.ts';
 import { closeRemote } from '../close-remote.ts';

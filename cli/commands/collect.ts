@@ -1,10 +1,10 @@
 /**
  * `actorgym collect`: runs an agent on a split and writes its episodes as demonstrations, in our
- * JSON lines or AgentGym's AgentTraj (actors/demos), for `actorgym sft` or a trainer elsewhere.
+ * JSON lines or AgentGym's AgentTraj (demos), for `actorgym sft` or a trainer elsewhere.
  * Its options and help; what it does is in collect-action.ts, imported when the command runs.
  */
 import { Option, type Command } from 'commander';
-import { DEMO_FORMATS, type DemoFileFormat } from '../../actors/demos/demo-records.ts';
+import { DEMO_FORMATS, type DemoFileFormat } from '../../demos/demo-records.ts';
 import type { Split } from '../../envs/contract.ts';
 import { BACKEND_PREFERENCES, type BackendPreference } from '../../policy/backend-preference.ts';
 import { agentHelpText, agentOptionDescription, parseAgentSpec } from '../agent-spec.ts';

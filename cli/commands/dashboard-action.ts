@@ -1,5 +1,5 @@
 /** What `actorgym dashboard` does (its options are in dashboard.ts). */
-import { createOpsLog } from '../../actors/ops/ops-log.ts';
+import { createOpsLog } from '../../servers/listener/ops-log.ts';
 import { DashboardError, parseRunArg, startDashboard, type Dashboard } from '../../dashboard/index.ts';
 import { printJson } from '../output.ts';
 import { dashboardAccess, DEFAULT_PORT_FALLBACKS, TOKEN_HINT, warn, type DashboardCommandOptions } from './dashboard.ts';

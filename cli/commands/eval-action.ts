@@ -1,6 +1,6 @@
 /** What `actorgym eval` does (its options are in eval.ts). */
-import { EvalError } from '../../actors/eval/eval-error.ts';
-import { runEvaluation } from '../../actors/eval/run-eval.ts';
+import { EvalError } from '../../eval/eval-error.ts';
+import { runEvaluation } from '../../eval/run-eval.ts';
 import { AGENT_FORMS, resolveAgent } from '../agent-spec.ts';
 import { closeRemote } from '../close-remote.ts';
 import { printEvalSummary } from '../eval-summary.ts';

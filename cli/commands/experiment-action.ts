@@ -1,6 +1,6 @@
 /** What `actorgym experiment` does (its options are in experiment.ts). */
 import path from 'node:path';
-import { createExperimentRunner, loadExperiment, type ExperimentEvent, type ExperimentSummary } from '../../actors/experiment/index.ts';
+import { createExperimentRunner, loadExperiment, type ExperimentEvent, type ExperimentSummary } from '../../experiment-runner/index.ts';
 import { printJson, table } from '../output.ts';
 import type { ExperimentCliOptions } from './experiment.ts';
 

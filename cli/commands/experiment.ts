@@ -1,6 +1,6 @@
 /**
  * `actorgym experiment FILE`: runs an experiment file's grid (schedule × seed) with the library
- * runner (actors/experiment/), shows progress on stderr and prints the per-schedule table (or the
+ * runner (experiment-runner/), shows progress on stderr and prints the per-schedule table (or the
  * summary as JSON). Ctrl-C stops every run after its current learner step with a checkpoint; the
  * same command resumes. A second Ctrl-C kills the runs at once. Its options and help; what it does
  * is in experiment-action.ts, imported when the command runs.

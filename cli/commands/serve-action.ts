@@ -1,8 +1,8 @@
 /** What `actorgym serve` does (its options are in serve.ts). */
-import { startAgentGymHttpServer } from '../../actors/agentgym-http-server.ts';
-import { rateLimitOf } from '../../actors/env-server/token-bucket.ts';
-import { startEnvServer } from '../../actors/env-server.ts';
-import { createOpsLog } from '../../actors/ops/ops-log.ts';
+import { startAgentGymHttpServer } from '../../servers/agentgym-http/agentgym-http-server.ts';
+import { rateLimitOf } from '../../servers/env-server/token-bucket.ts';
+import { startEnvServer } from '../../servers/env-server/env-server.ts';
+import { createOpsLog } from '../../servers/listener/ops-log.ts';
 import { EnvError, getEnv } from '../../envs/index.ts';
 import { isLoopbackHost } from '../../transport/wire/origin.ts';
 import type { ServeOptions } from './serve.ts';

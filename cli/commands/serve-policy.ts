@@ -3,8 +3,8 @@
  * TensorFlow.js, the server) is in serve-policy-action.ts, imported when the command runs.
  */
 import { Option, type Command } from 'commander';
-import { DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_MS } from '../../actors/policy-server/sessions.ts';
-import { DEFAULT_DRAIN_MS, DEFAULT_MAX_BODY_BYTES } from '../../actors/policy-server/limits.ts';
+import { DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_MS } from '../../servers/policy-server/sessions.ts';
+import { DEFAULT_DRAIN_MS, DEFAULT_MAX_BODY_BYTES } from '../../servers/policy-server/limits.ts';
 import { BACKEND_PREFERENCES, type BackendPreference } from '../../policy/backend-preference.ts';
 import { port, positiveInt } from '../output.ts';
 

@@ -3,7 +3,7 @@
  * serve-action.ts, imported when the command runs.
  */
 import type { Command } from 'commander';
-import { DEFAULT_MAX_INSTANCES as HTTP_MAX_INSTANCES, DEFAULT_MAX_INSTANCES_PER_CLIENT as HTTP_MAX_INSTANCES_PER_CLIENT } from '../../actors/agentgym-http/limits.ts';
+import { DEFAULT_MAX_INSTANCES as HTTP_MAX_INSTANCES, DEFAULT_MAX_INSTANCES_PER_CLIENT as HTTP_MAX_INSTANCES_PER_CLIENT } from '../../servers/agentgym-http/limits.ts';
 import {
   ENV_SERVER_MAX_INSTANCES,
   ENV_SERVER_MAX_TOTAL_BUFFERED_BYTES,

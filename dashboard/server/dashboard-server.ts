@@ -18,8 +18,8 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import path from 'node:path';
 import type { Duplex } from 'node:stream';
 import type { Observable } from 'rxjs';
-import { answerHealth } from '../../transport/health.ts';
-import type { OpsLog } from '../../actors/ops/ops-log.ts';
+import { answerHealth } from '../../servers/listener/health.ts';
+import type { OpsLog } from '../../servers/listener/ops-log.ts';
 import { DashboardAccess, type AccessDecision } from './access.ts';
 import { ApiRoutes } from './api-routes.ts';
 import { DashboardRun } from './dashboard-run.ts';

@@ -1,16 +1,16 @@
 /**
  * Reads a run directory (actors/training/run-dir.ts writes it): config.json, metrics.jsonl
  * (followed as it grows, so `--run DIR` of a run still going updates live), and the
- * trajectories of each step. An evaluation directory (actors/eval/eval-files.ts) reads the same
+ * trajectories of each step. An evaluation directory (eval/eval-files.ts) reads the same
  * way, its episodes.jsonl as the one group of trajectories (step 0). Either may hold each turn's
- * page picture (`eval --screenshots`, actors/eval/screenshot-tap.ts). Every read is bounded and
+ * page picture (`eval --screenshots`, eval/screenshot-tap.ts). Every read is bounded and
  * every malformed line is skipped and counted, never thrown: a line cut short by a kill is
  * normal in a run directory.
  */
 import { open, readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
-import { SCREENSHOTS_DIR, screenshotFile } from '../../actors/eval/screenshot-tap.ts';
+import { SCREENSHOTS_DIR, screenshotFile } from '../../eval/screenshot-tap.ts';
 import { DashboardError } from './errors.ts';
 import { numeric } from './metric-series.ts';
 import type { MetricRow } from './wire.ts';
@@ -232,7 +232,7 @@ function parseLine(line: string): ParsedLine {
   } catch (error) {
     return { ok: false, error: `not JSON: ${(error as Error).message}` };
   }
-  // An evaluation's record (actors/eval/eval-record.ts) names its turns `trajectory`.
+  // An evaluation's record (eval/eval-record.ts) names its turns `trajectory`.
   if (typeof value === 'object' && value !== null && !('steps' in value) && 'trajectory' in value) value = { ...value, steps: value.trajectory };
   const parsed = LoggedEpisodeSchema.safeParse(value);
   if (parsed.success) return { ok: true, episode: parsed.data };

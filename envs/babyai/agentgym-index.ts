@@ -33,7 +33,7 @@ export const babyaiAgentGymIndex: AgentGymTaskIndex = {
   taskIdAt(dataIdx) {
     if (!Number.isSafeInteger(dataIdx) || dataIdx < 0 || dataIdx >= this.size) return undefined;
     const { level, seed } = agentGymLevelOf(dataIdx);
-    // All 40 are implemented (tests/actors/agentgym-http-babyai.test.ts); this guards the table.
+    // All 40 are implemented (tests/servers/agentgym-http-babyai.test.ts); this guards the table.
     if (!LEVEL_BY_NAME.has(level)) throw new EnvError('TASK_UNKNOWN', `data_idx ${dataIdx} is BabyAI-${level}-v0, which actorgym does not implement`);
     // The grid AgentGym's server builds for this item (tests/envs/babyai/layout-parity.test.ts).
     return `${level}/${seed}/minigrid`;

@@ -2,7 +2,7 @@
  * The shapes every part of the LLM path speaks: the conversation sent to an OpenAI-compatible
  * chat endpoint, one reply with its accounting, and the run-wide usage totals. The prompts
  * (prompts/), the transport (chat-client.ts), the policy (llm-policy.ts) and the policy server
- * (actors/policy-server.ts) all import these, so they cannot drift apart.
+ * (servers/policy-server/policy-server.ts) all import these, so they cannot drift apart.
  */
 
 export type ChatRole = 'system' | 'user' | 'assistant';

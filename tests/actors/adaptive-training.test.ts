@@ -5,7 +5,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { readCheckpoint } from '../../actors/checkpoint/read.ts';
+import { readCheckpoint } from '../../learner/checkpoint/read.ts';
 import { createTrainingSystem, type TrainingOptions } from '../../actors/training-system.ts';
 import { TIMING_FIELDS } from '../../actors/training/metrics.ts';
 import type { TrainingEvent } from '../../streams/training-events.ts';

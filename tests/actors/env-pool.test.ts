@@ -4,7 +4,7 @@
  * the success rate left aborted slots out silently (0.93 reported against a true 0.475).
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { startEnvServer, type EnvServerHandle } from '../../actors/env-server.ts';
+import { startEnvServer, type EnvServerHandle } from '../../servers/env-server/env-server.ts';
 import { createRolloutSystem } from '../../actors/rollout-system.ts';
 import { summarize, episodeResult } from '../../actors/summarize.ts';
 import { getEnv } from '../../envs/index.ts';

@@ -1,7 +1,7 @@
 import { filter, firstValueFrom, toArray } from 'rxjs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startEnvServer, type EnvServerHandle } from '../../actors/env-server.ts';
-import { startEventServer } from '../../actors/event-server.ts';
+import { startEnvServer, type EnvServerHandle } from '../../servers/env-server/env-server.ts';
+import { startEventServer } from '../../servers/event-server/event-server.ts';
 import { createRolloutSystem } from '../../actors/rollout-system.ts';
 import { getEnv } from '../../envs/index.ts';
 import { remoteEnvDefinition, type RemoteEnvDefinition } from '../../transport/remote/ws-client.ts';

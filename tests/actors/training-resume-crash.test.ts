@@ -7,8 +7,8 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rm
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readCheckpoint } from '../../actors/checkpoint/read.ts';
-import type { CheckpointWriteStage } from '../../actors/checkpoint/write.ts';
+import { readCheckpoint } from '../../learner/checkpoint/read.ts';
+import type { CheckpointWriteStage } from '../../learner/checkpoint/write.ts';
 import { createTrainingSystem, type TrainingOptions } from '../../actors/training-system.ts';
 import { metricLines } from './metric-lines.ts';
 

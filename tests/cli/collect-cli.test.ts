@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { readDemos } from '../../actors/demos/read-demos.ts';
+import { readDemos } from '../../demos/read-demos.ts';
 import { runCli } from './run-cli.ts';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'actorgym-collect-cli-'));

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writeCheckpoint } from '../../actors/checkpoint/write.ts';
+import { writeCheckpoint } from '../../learner/checkpoint/write.ts';
 import { resolveConfig } from '../../actors/training/config.ts';
 import { freshModels, toCheckpoint } from '../../actors/training/models.ts';
 import { selectBackend } from '../../policy/backend.ts';

@@ -6,7 +6,7 @@ import http from 'node:http';
 import os from 'node:os';
 import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
-import { createOpsLog } from '../../actors/ops/ops-log.ts';
+import { createOpsLog } from '../../servers/listener/ops-log.ts';
 import { dashboardAccess } from '../../cli/commands/dashboard.ts';
 import { startDashboard, type Dashboard, type DashboardOptions } from '../../dashboard/index.ts';
 import { defaultAllowedHosts } from '../../dashboard/server/access.ts';

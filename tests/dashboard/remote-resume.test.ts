@@ -7,7 +7,7 @@ import { createServer, connect, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { Subject } from 'rxjs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startEventServer } from '../../actors/event-server.ts';
+import { startEventServer } from '../../servers/event-server/event-server.ts';
 import { startDashboard } from '../../dashboard/index.ts';
 import type { RunEvent } from '../../streams/events.ts';
 import { until } from '../transport/raw-peer.ts';

@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { Subject, type Observable } from 'rxjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocketServer } from 'ws';
-import { startEventServer } from '../../actors/event-server.ts';
+import { startEventServer } from '../../servers/event-server/event-server.ts';
 import { startDashboard, type Dashboard, type DashboardRun } from '../../dashboard/index.ts';
 import type { RunEvent } from '../../streams/events.ts';
 

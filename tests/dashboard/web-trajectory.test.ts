@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runEvaluation } from '../../actors/eval/run-eval.ts';
+import { runEvaluation } from '../../eval/run-eval.ts';
 import { screenshotEnv } from '../../cli/commands/eval-screenshots.ts';
 import { startDashboard, type Dashboard } from '../../dashboard/index.ts';
 import { getBrowserHost } from '../../envs/web/browser/browser-host.ts';

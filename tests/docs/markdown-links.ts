@@ -95,7 +95,7 @@ export interface MissingPath {
 }
 
 /**
- * Repository paths a doc names in its text (`actors/learner/update.ts`, `bench/runtime.ts`):
+ * Repository paths a doc names in its text (`learner/update.ts`, `bench/runtime.ts`):
  * tokens that start with one of `folders` (top-level folders of the repository) and end in a
  * source or data extension (markdown and images are links, checked by `brokenLinks`), read as
  * relative to `root`. Returns those that do not exist, so moving a file the docs name fails.

@@ -1,6 +1,6 @@
 /** Task categories (issue 23): what `actorgym eval` reports Avg@n and Pass@k by. */
 import { describe, expect, it } from 'vitest';
-import { startEnvServer } from '../../actors/env-server.ts';
+import { startEnvServer } from '../../servers/env-server/env-server.ts';
 import { categoryCounts, getEnv, listEnvs, orderCategories, type Split } from '../../envs/index.ts';
 import { resolveEnvDefinition } from '../../transport/resolve-env.ts';
 import { allQuestions, searchCategoryOf } from '../../envs/search/index.ts';

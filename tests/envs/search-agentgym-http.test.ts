@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { startAgentGymHttpServer, type AgentGymHttpServer } from '../../actors/agentgym-http-server.ts';
+import { startAgentGymHttpServer, type AgentGymHttpServer } from '../../servers/agentgym-http/agentgym-http-server.ts';
 import { agentGymTaskOrder } from '../../transport/remote/agentgym-http-env.ts';
 import { CORRECT_MESSAGE, INVALID_MESSAGE, promptFor, questionOf, searchDefinition, searchTasks } from '../../envs/search/index.ts';
 

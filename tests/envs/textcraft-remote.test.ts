@@ -1,7 +1,7 @@
 /** TextCraft served over actorgym's WebSocket protocol and AgentGym's HTTP protocol. */
 import { afterEach, describe, expect, it } from 'vitest';
-import { startAgentGymHttpServer } from '../../actors/agentgym-http-server.ts';
-import { startEnvServer } from '../../actors/env-server.ts';
+import { startAgentGymHttpServer } from '../../servers/agentgym-http/agentgym-http-server.ts';
+import { startEnvServer } from '../../servers/env-server/env-server.ts';
 import { createRolloutSystem } from '../../actors/rollout-system.ts';
 import { remoteEnvDefinition } from '../../transport/remote/ws-client.ts';
 import { textcraftDefinition } from '../../envs/textcraft/index.ts';

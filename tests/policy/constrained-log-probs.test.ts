@@ -1,7 +1,7 @@
 import * as tf from '@tensorflow/tfjs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { AllowedTokensBuilder } from '../../actors/learner/allowed-tokens.ts';
-import { padRows } from '../../actors/learner/minibatch.ts';
+import { AllowedTokensBuilder } from '../../learner/allowed-tokens.ts';
+import { padRows } from '../../learner/minibatch.ts';
 import { FilteredPolicy, filterObservation } from '../../policy/observation-filter.ts';
 import { selectBackend } from '../../policy/backend.ts';
 import { Tokenizer } from '../../policy/tokenizer.ts';

@@ -10,7 +10,7 @@ import fc from 'fast-check';
 import { fieldsText, json, mutate, mutation, ref, str, type Field } from './fuzz-json-fields.ts';
 import { anyJsonText, garbageText, nastyString, truncate } from './fuzz-junk.ts';
 
-/** The field names of one AgentGym env flavor (actors/agentgym-http/adapters.ts). */
+/** The field names of one AgentGym env flavor (servers/agentgym-http/adapters.ts). */
 export interface HttpFlavor {
   readonly adapter: 'generic' | 'babyai' | 'textcraft' | 'sciworld' | 'search';
   readonly idField: string;

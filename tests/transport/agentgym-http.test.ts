@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { startAgentGymHttpServer, type AgentGymHttpServer, type AgentGymHttpServerOptions } from '../../actors/agentgym-http-server.ts';
+import { startAgentGymHttpServer, type AgentGymHttpServer, type AgentGymHttpServerOptions } from '../../servers/agentgym-http/agentgym-http-server.ts';
 import { EnvError, type Env, type StepResult } from '../../envs/contract.ts';
 import {
   agentGymHttpDefinition,

@@ -6,7 +6,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocketServer } from 'ws';
-import { startEnvServer, type EnvServerHandle } from '../../actors/env-server.ts';
+import { startEnvServer, type EnvServerHandle } from '../../servers/env-server/env-server.ts';
 import { EnvError } from '../../envs/contract.ts';
 import { getEnv } from '../../envs/index.ts';
 import { backoffDelay, RECONNECT_BACKOFF } from '../../transport/remote/backoff.ts';

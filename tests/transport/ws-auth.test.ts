@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { EMPTY, lastValueFrom } from 'rxjs';
-import { startEnvServer } from '../../actors/env-server.ts';
-import { startEventServer } from '../../actors/event-server.ts';
+import { startEnvServer } from '../../servers/env-server/env-server.ts';
+import { startEventServer } from '../../servers/event-server/event-server.ts';
 import { connectEnvServer } from '../../transport/remote/ws-client.ts';
 import { observeRun, ObserveRunError } from '../../transport/observe-run.ts';
 import { counterDefinition, resolver } from './fake-env.ts';

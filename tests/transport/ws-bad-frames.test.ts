@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { startEnvServer } from '../../actors/env-server.ts';
+import { startEnvServer } from '../../servers/env-server/env-server.ts';
 import { connectEnvServer } from '../../transport/remote/ws-client.ts';
 import { counterDefinition, resolver } from './fake-env.ts';
 import { RawPeer } from './raw-peer.ts';

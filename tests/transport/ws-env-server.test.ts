@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { startEnvServer, type EnvServerHandle } from '../../actors/env-server.ts';
+import { startEnvServer, type EnvServerHandle } from '../../servers/env-server/env-server.ts';
 import { EnvError } from '../../envs/contract.ts';
 import { connectEnvServer, remoteEnvDefinition, type EnvServerConnection } from '../../transport/remote/ws-client.ts';
 import { counterDefinition, playWithOracle, resolver } from './fake-env.ts';

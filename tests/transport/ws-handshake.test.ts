@@ -4,7 +4,7 @@
  * (or its HTTP request), and the server caps connections; an upgraded peer is not affected.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { startEnvServer } from '../../actors/env-server.ts';
+import { startEnvServer } from '../../servers/env-server/env-server.ts';
 import { connectEnvServer } from '../../transport/remote/ws-client.ts';
 import { counterDefinition, resolver } from './fake-env.ts';
 import { getJson, openIdleSockets } from './http-probe.ts';

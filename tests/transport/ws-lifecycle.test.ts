@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocketServer } from 'ws';
 import type { AddressInfo } from 'node:net';
-import { startEnvServer } from '../../actors/env-server.ts';
+import { startEnvServer } from '../../servers/env-server/env-server.ts';
 import { connectEnvServer } from '../../transport/remote/ws-client.ts';
 import { counterDefinition, resolver } from './fake-env.ts';
 import { RawPeer, until } from './raw-peer.ts';

@@ -6,8 +6,8 @@
  */
 import { EMPTY } from 'rxjs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startEnvServer } from '../../actors/env-server.ts';
-import { startEventServer } from '../../actors/event-server.ts';
+import { startEnvServer } from '../../servers/env-server/env-server.ts';
+import { startEventServer } from '../../servers/event-server/event-server.ts';
 import { connectEnvServer } from '../../transport/remote/ws-client.ts';
 import { counterDefinition, resolver } from './fake-env.ts';
 import { accepted, refusal } from './http-probe.ts';

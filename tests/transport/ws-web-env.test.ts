@@ -4,7 +4,7 @@
  * client that gave up, a call past its deadline) leaving no browser context behind.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { startEnvServer } from '../../actors/env-server.ts';
+import { startEnvServer } from '../../servers/env-server/env-server.ts';
 import { createRolloutSystem } from '../../actors/rollout-system.ts';
 import { startChildServer, type ChildServer } from '../../bench/stats.ts';
 import { getBrowserHost } from '../../envs/web/browser/browser-host.ts';

@@ -5,7 +5,7 @@
  * turns are sent condensed, and the policy server still reads the conversation.
  */
 import { describe, expect, it } from 'vitest';
-import { readConversation } from '../../../actors/policy-server/conversation.ts';
+import { readConversation } from '../../../servers/policy-server/conversation.ts';
 import { WEB_ACTION_GRAMMAR, parseWebAction } from '../../../envs/web/browser/grammar.ts';
 import { formatWebObservation, type WebObservation } from '../../../envs/web/browser/observation.ts';
 import type { ChatMessage } from '../../../policy/llm/chat-types.ts';

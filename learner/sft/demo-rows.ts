@@ -1,0 +1,69 @@
+/**
+ * Demonstrations → training rows, through the RL code path: each demonstrated turn goes through
+ * the run's FilteredPolicy (observation filter, hidden actions, relabeling) into a
+ * TransformerPolicy context by `demonstrate`, which lays the tokens out exactly as sampling
+ * would have (policy/context-window.ts) and records the demonstrated action tokens with mask 1.
+ * The released record's windows and action lists then get their allowed-token sets from the
+ * same AllowedTokensBuilder the learner uses (learner/allowed-tokens.ts). So behaviour
+ * cloning trains the very positions, contexts and constrained distribution RL trains.
+ */
+import type { FilteredPolicy } from '../../policy/observation-filter.ts';
+import type { AllowedTokens, AllowedTokensBuilder } from '../allowed-tokens.ts';
+import type { Demo } from '../../demos/demo.ts';
+
+export interface SftRow {
+  readonly tokens: readonly number[];
+  /** 1 on the demonstrated action tokens trained in this window. */
+  readonly mask: readonly number[];
+  readonly allowed: AllowedTokens;
+  /** Index of the demo in the input list. */
+  readonly demo: number;
+}
+
+export interface DemoRows {
+  readonly rows: readonly SftRow[];
+  /** Demos turned into rows. */
+  readonly used: number;
+  /** Demos left out, with why (an action the policy cannot decode, or no turn at all). */
+  readonly skipped: readonly { readonly demo: number; readonly reason: string }[];
+  /** Free-form actions cut at the policy's action token cap. */
+  readonly truncatedTurns: number;
+  /** Trained (mask-1) tokens over all rows. */
+  readonly agentTokens: number;
+}
+
+export function demoRows(demos: readonly Demo[], policy: FilteredPolicy, allowed: AllowedTokensBuilder): DemoRows {
+  const rows: SftRow[] = [];
+  const skipped: { demo: number; reason: string }[] = [];
+  let truncatedTurns = 0;
+  let agentTokens = 0;
+  demos.forEach((demo, index) => {
+    const episodeId = `demo-${index}`;
+    let failure: string | undefined;
+    for (const [turn, step] of demo.turns.entries()) {
+      const [result] = policy.demonstrate([{
+        episodeId, turn, seed: demo.seed, observation: step.observation, action: step.action,
+        ...(step.availableActions !== undefined ? { availableActions: step.availableActions } : {}),
+      }]);
+      if (result === undefined || !result.recorded) {
+        failure = `turn ${turn}: ${result && !result.recorded ? result.reason : 'not recorded'}`;
+        break;
+      }
+      if (result.truncated) truncatedTurns += 1;
+    }
+    policy.release(episodeId);
+    const record = policy.take(episodeId);
+    if (failure !== undefined || record === undefined) {
+      skipped.push({ demo: index, reason: failure ?? 'no turns' });
+      return;
+    }
+    const windows = record.trajectory.windows.length > 0 ? record.trajectory.windows : [record.trajectory];
+    const sets = allowed.forEpisode(windows, record.availableActions);
+    windows.forEach((w, i) => {
+      rows.push({ tokens: w.tokens, mask: w.mask, allowed: sets[i]!, demo: index });
+      agentTokens += w.mask.reduce((a, b) => a + b, 0);
+    });
+  });
+  policy.clearRecords();
+  return { rows, used: demos.length - skipped.length, skipped, truncatedTurns, agentTokens };
+}
