@@ -63,7 +63,7 @@ interface ArmRun {
 async function runArm(arm: Arm, server: LatencyServer, o: LlmRolloutBenchOptions): Promise<ArmRun> {
   const env = getEnv('babyai');
   // A fresh agent per run, so its usage counts this run's calls only; the same options in both arms.
-  const agent = createLlmPolicy({ model: 'bench', env: 'babyai', baseURL: server.baseURL, apiKey: 'bench', concurrency: o.limit });
+  const agent = createLlmPolicy({ model: 'bench', env, baseURL: server.baseURL, apiKey: 'bench', concurrency: o.limit });
   server.window();
   try {
     if (arm === 'actorgym') {

@@ -9,7 +9,7 @@
  * @example
  * const server = await startFaultServer({ content: (request) => scriptedWebReply(lastUserTurn(request)) });
  */
-import { WEB_ANSWER_PHRASE } from '../../policy/llm/prompts/web.ts';
+import { WEB_ANSWER_PHRASE } from '../../envs/web/prompt.ts';
 import type { SeenRequest } from './fault-server.ts';
 
 export type WebPlayerFlaw = 'none' | 'wrong-answer' | 'no-block-first';

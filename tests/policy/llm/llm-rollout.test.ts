@@ -48,7 +48,7 @@ function babyaiReply(request: SeenRequest): string {
 const fast = { retries: 2, timeoutMs: 2_000 } as const;
 
 async function play(options: Omit<CreateLlmPolicyOptions, 'model' | 'env'>, run: { episodes: number; concurrency?: number; horizon?: number }) {
-  const agent = createLlmPolicy({ model: 'test-model', env: 'babyai', ...options });
+  const agent = createLlmPolicy({ model: 'test-model', env: getEnv('babyai'), ...options });
   const outputs: EpisodeOutput[] = [];
   const summary = await createRolloutSystem({
     env: getEnv('babyai'),

@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { WEB_INTRO, WEB_NO_ACTION_MESSAGE } from '../../../policy/llm/prompts/web.ts';
+import { WEB_INTRO, WEB_NO_ACTION_MESSAGE } from '../../../envs/web/prompt.ts';
 import { runCli } from '../../cli/run-cli.ts';
 import { startFaultServer, type SeenRequest } from '../../support/fault-server.ts';
 import { lastUserTurn, scriptedWebReply, type WebPlayerFlaw } from '../../support/scripted-web-player.ts';
