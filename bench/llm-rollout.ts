@@ -28,7 +28,7 @@
 import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
 import { createRolloutSystem } from '../actors/rollout-system.ts';
-import { table } from '../cli/output.ts';
+import { table } from '../charts/text-table.ts';
 import { getEnv } from '../envs/index.ts';
 import { createLlmPolicy } from '../policy/llm/create-llm-policy.ts';
 import { startLatencyServer, TAIL_SIGMA, type LatencyServer, type LatencyWindow } from './llm-latency-server.ts';

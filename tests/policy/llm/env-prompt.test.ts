@@ -9,7 +9,7 @@ import type { Env, EnvDefinition, EnvSpec, ParsedReply, StepResult } from '../..
 import { GENERIC_INTRO } from '../../../envs/prompt/generic.ts';
 import { createPromptTemplate } from '../../../envs/prompt/template.ts';
 import { createLlmPolicy } from '../../../policy/llm/create-llm-policy.ts';
-import { startFaultServer, type FaultServer, type SeenRequest } from '../../support/fault-server.ts';
+import { startFaultServer, type FaultServer, type SeenRequest } from '../../../bench/chat-fault-server.ts';
 
 const servers: FaultServer[] = [];
 afterEach(async () => {

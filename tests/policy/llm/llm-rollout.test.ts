@@ -13,7 +13,7 @@ import { getEnv } from '../../../envs/index.ts';
 import type { EpisodeOutput } from '../../../machines/episode.machine.ts';
 import { createLlmPolicy, type CreateLlmPolicyOptions } from '../../../policy/llm/create-llm-policy.ts';
 import { mulberry32 } from '../../../policy/rng.ts';
-import { startFaultServer, type FaultServer, type FaultServerOptions, type SeenRequest } from '../../support/fault-server.ts';
+import { startFaultServer, type FaultServer, type FaultServerOptions, type SeenRequest } from '../../../bench/chat-fault-server.ts';
 
 const servers: FaultServer[] = [];
 const dirs: string[] = [];

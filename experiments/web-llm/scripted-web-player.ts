@@ -10,7 +10,7 @@
  * const server = await startFaultServer({ content: (request) => scriptedWebReply(lastUserTurn(request)) });
  */
 import { WEB_ANSWER_PHRASE } from '../../envs/web/prompt.ts';
-import type { SeenRequest } from './fault-server.ts';
+import type { SeenRequest } from '../../bench/chat-fault-server.ts';
 
 export type WebPlayerFlaw = 'none' | 'wrong-answer' | 'no-block-first';
 
