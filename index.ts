@@ -19,5 +19,6 @@ export type { ActRequest, Decision, Policy, TokenTrajectory } from './policy/pol
 export { createLlmPolicy, DEFAULT_BASE_URL, type CreateLlmPolicyOptions, type LlmAgent } from './policy/llm/create-llm-policy.ts';
 export { LlmPolicy, type LlmPolicyOptions } from './policy/llm/llm-policy.ts';
 export { LlmError, type LlmErrorCode } from './policy/llm/llm-error.ts';
-export { promptFor, type PromptTemplate, type PromptOptions, type ParsedReply } from './policy/llm/prompts/index.ts';
-export type { ChatMessage, ChatRequest, ChatReply, LlmUsage, TurnUsage } from './policy/llm/chat-types.ts';
+export { promptFor, type PromptTemplate, type PromptOptions, type ParsedReply } from './envs/index.ts';
+export type { ChatMessage, ChatRequest, ChatReply, LlmUsage } from './policy/llm/chat-types.ts';
+export type { TurnUsage } from './machines/episode.machine.ts';

@@ -9,7 +9,7 @@
  *   npx tsx bench/chaos.ts [ROLLOUTS=3] [EPISODES=2400] [KILL_EVERY=70]
  */
 import { createRolloutSystem } from '../actors/rollout-system.ts';
-import { table } from '../cli/output.ts';
+import { table } from '../charts/text-table.ts';
 import { getEnv } from '../envs/index.ts';
 import { ServerFleet } from './chaos-fleet.ts';
 import { chaosRollout } from './chaos-rollout.ts';

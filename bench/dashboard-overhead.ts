@@ -19,7 +19,7 @@ import type { Observable } from 'rxjs';
 import { WebSocket } from 'ws';
 import { createRolloutSystem } from '../actors/rollout-system.ts';
 import { createTrainingSystem } from '../actors/training-system.ts';
-import { table } from '../cli/output.ts';
+import { table } from '../charts/text-table.ts';
 import { startDashboard } from '../dashboard/index.ts';
 import { getEnv } from '../envs/index.ts';
 import { median } from './stats.ts';

@@ -10,7 +10,7 @@ import { createRolloutSystem } from '../actors/rollout-system.ts';
 import { listEnvs } from '../envs/index.ts';
 import type { EnvDefinition } from '../envs/contract.ts';
 import { RandomPolicy } from '../policy/random-policy.ts';
-import { table } from '../cli/output.ts';
+import { table } from '../charts/text-table.ts';
 import { median, repeat } from './stats.ts';
 
 const EPISODES = 256;

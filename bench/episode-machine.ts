@@ -9,7 +9,7 @@
 import { createActor, setup } from 'xstate';
 import { episodeMachine } from '../machines/episode.machine.ts';
 import { fileURLToPath } from 'node:url';
-import { table } from '../cli/output.ts';
+import { table } from '../charts/text-table.ts';
 import { median } from './stats.ts';
 
 const bare = setup({ types: { events: {} as { type: 'A' } | { type: 'B' } } }).createMachine({

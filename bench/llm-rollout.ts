@@ -28,7 +28,7 @@
 import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
 import { createRolloutSystem } from '../actors/rollout-system.ts';
-import { table } from '../cli/output.ts';
+import { table } from '../charts/text-table.ts';
 import { getEnv } from '../envs/index.ts';
 import { createLlmPolicy } from '../policy/llm/create-llm-policy.ts';
 import { startLatencyServer, TAIL_SIGMA, type LatencyServer, type LatencyWindow } from './llm-latency-server.ts';
@@ -63,7 +63,7 @@ interface ArmRun {
 async function runArm(arm: Arm, server: LatencyServer, o: LlmRolloutBenchOptions): Promise<ArmRun> {
   const env = getEnv('babyai');
   // A fresh agent per run, so its usage counts this run's calls only; the same options in both arms.
-  const agent = createLlmPolicy({ model: 'bench', env: 'babyai', baseURL: server.baseURL, apiKey: 'bench', concurrency: o.limit });
+  const agent = createLlmPolicy({ model: 'bench', env, baseURL: server.baseURL, apiKey: 'bench', concurrency: o.limit });
   server.window();
   try {
     if (arm === 'actorgym') {

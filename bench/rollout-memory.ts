@@ -9,7 +9,7 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { createRolloutSystem } from '../actors/rollout-system.ts';
-import { table } from '../cli/output.ts';
+import { table } from '../charts/text-table.ts';
 import { getEnv } from '../envs/index.ts';
 
 export async function runRolloutMemoryBench(episodes = 8192): Promise<void> {

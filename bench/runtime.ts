@@ -12,7 +12,7 @@ import { getEnv } from '../envs/index.ts';
 import { agentGymHttpDefinition, agentGymTaskOrder } from '../transport/remote/agentgym-http-env.ts';
 import { remoteEnvDefinition } from '../transport/remote/ws-client.ts';
 import type { Policy } from '../policy/policy.ts';
-import { table } from '../cli/output.ts';
+import { table } from '../charts/text-table.ts';
 import { bareRollout } from './bare-rollout.ts';
 import { median, processCpuMicros, startChildServer } from './stats.ts';
 

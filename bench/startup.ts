@@ -11,7 +11,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { table } from '../cli/output.ts';
+import { table } from '../charts/text-table.ts';
 import { median } from './stats.ts';
 
 interface Measure {

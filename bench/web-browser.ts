@@ -13,7 +13,7 @@ import { parseWebAction, type WebAction } from '../envs/web/browser/grammar.ts';
 import { treePssBytes, treeRssBytes } from '../envs/web/browser/processes.ts';
 import { openWebSession, type WebSession } from '../envs/web/browser/web-session.ts';
 import { startSiteServer } from '../envs/web/site-server.ts';
-import { startFixtureServer } from '../tests/envs/web/fixtures/fixture-server.ts';
+import { startFixtureServer } from '../envs/web/fixtures/fixture-server.ts';
 
 const MB = 1024 * 1024;
 

@@ -13,7 +13,7 @@
  */
 import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
-import { table } from '../cli/output.ts';
+import { table } from '../charts/text-table.ts';
 import type { Env, Oracle } from '../envs/contract.ts';
 import { getBrowserHost } from '../envs/web/browser/browser-host.ts';
 import { treePssBytes, treeRssBytes } from '../envs/web/browser/processes.ts';

@@ -19,7 +19,7 @@ import { createRolloutSystem } from '../actors/rollout-system.ts';
 import type { EnvDefinition } from '../envs/contract.ts';
 import { getEnv } from '../envs/index.ts';
 import { remoteEnvDefinition } from '../transport/remote/ws-client.ts';
-import { table } from '../cli/output.ts';
+import { table } from '../charts/text-table.ts';
 import { bareRollout } from './bare-rollout.ts';
 import { median, startChildServer } from './stats.ts';
 

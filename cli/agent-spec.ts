@@ -103,8 +103,9 @@ export async function resolveAgent(text: string, context: ResolveContext = {}): 
     if (model === '') throw new Error('an LLM agent needs a model name: --agent openai:MODEL (e.g. openai:default for `actorgym serve-policy`)');
     if (context.env === undefined) throw new Error('an openai: agent needs --env (its prompt depends on the env)');
     const llm = context.llm ?? {};
-    const { createLlmPolicy } = await import('../policy/llm/create-llm-policy.ts');
-    const agent = createLlmPolicy({ model, env: context.env, ...llm });
+    const [{ createLlmPolicy }, { promptFor }] = await Promise.all([import('../policy/llm/create-llm-policy.ts'), import('../envs/prompt/prompt-for.ts')]);
+    const envId = context.env;
+    const agent = createLlmPolicy({ model, env: { prompt: (options) => promptFor(envId, options) }, ...llm });
     const attemptMs = llm.timeoutMs ?? 120_000;
     const attempts = (llm.retries ?? 4) + 1;
     return {

@@ -13,15 +13,8 @@ export function printJson(value: unknown): void {
   process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
 }
 
-/** Renders rows as a plain aligned table (first row is the header). */
-export function table(rows: readonly (readonly string[])[]): string {
-  const widths: number[] = [];
-  for (const row of rows) row.forEach((cell, i) => (widths[i] = Math.max(widths[i] ?? 0, cell.length)));
-  const line = (row: readonly string[]) => row.map((cell, i) => cell.padEnd(widths[i] ?? 0)).join('  ').trimEnd();
-  const [header, ...body] = rows;
-  if (!header) return '';
-  return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...body.map(line)].join('\n');
-}
+// The table lives in charts/ so bench/ and experiments/ share it without importing cli/.
+export { table } from '../charts/text-table.ts';
 
 export function positiveInt(name: string) {
   return (text: string): number => {

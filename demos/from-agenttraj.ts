@@ -1,13 +1,13 @@
 /**
  * An AgentTraj item back to a demo, by replaying it: the item names a task (`item_id`), each gpt
- * reply is read with the env family's reply parser (policy/llm/prompts), and a local instance of
+ * reply is read with the env family's reply parser (`EnvDefinition.prompt`, envs/<family>/prompt.ts), and a local instance of
  * the env, reset to that task, steps those actions. The demo's observations, action lists,
  * rewards and outcome are the replay's, so they are exact, and each human turn of the file is
  * checked against them: an item whose text does not show the replayed observation, or that goes
  * on after the episode ended, is an error naming the turn.
  */
 import type { EnvDefinition } from '../envs/contract.ts';
-import { promptFor } from '../policy/llm/prompts/index.ts';
+import { promptFor } from '../envs/prompt/prompt-for.ts';
 import { taskOfItemId, type AgentTrajItem, type AgentTrajMessage } from './agenttraj-item.ts';
 import type { Demo, DemoTurn } from './demo.ts';
 

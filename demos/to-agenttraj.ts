@@ -1,12 +1,13 @@
 /**
- * A demo as an AgentTraj item, in our own prompt's words (policy/llm/prompts): the family's
+ * A demo as an AgentTraj item, in our own prompt's words (`EnvDefinition.prompt`, envs/<family>/prompt.ts): the family's
  * framing as the instruction, a short acknowledgement, then each observation as our LLM policy
  * shows it and each action as a reply the family's parser reads back to exactly that action.
  * Demos carry no reasoning, so every reply has an empty thought.
  */
 import type { EnvDefinition } from '../envs/contract.ts';
-import { promptFor, type PromptTemplate } from '../policy/llm/prompts/index.ts';
-import { TURN_SEPARATOR } from '../policy/llm/render-turns.ts';
+import type { PromptTemplate } from '../envs/contract.ts';
+import { promptFor } from '../envs/prompt/prompt-for.ts';
+import { TURN_SEPARATOR } from '../envs/prompt/render-turns.ts';
 import { itemIdOf, taskOfItemId, type AgentTrajItem, type AgentTrajMessage } from './agenttraj-item.ts';
 import type { Demo } from './demo.ts';
 

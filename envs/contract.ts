@@ -3,7 +3,10 @@
  * `truncated`, then `close`. Every method is async so an in-process env and a remote one
  * (WebSocket, AgentGym HTTP) are interchangeable. Observations and actions are text.
  */
+import { genericPrompt } from './prompt/generic.ts';
 import type { SymmetryGroups } from './symmetries.ts';
+
+export { checkSymmetryGroups, type SymmetryGroups } from './symmetries.ts';
 
 export type Split = 'train' | 'test';
 
@@ -104,7 +107,90 @@ export interface EnvDefinition {
    * the train tasks.
    */
   readonly agentgymIndex?: AgentGymTaskIndex;
+  /**
+   * How an LLM is prompted in this env: the task framing, the action grammar, the reply contract
+   * and how a reply is read (as AgentGym keeps them with each env client). The built-in families
+   * bring theirs (envs/<family>/prompt.ts, written with envs/prompt/template.ts); an env without
+   * one is framed by the generic Thought/Action prompt (`promptOf`).
+   */
+  prompt?(options?: PromptOptions): PromptTemplate;
 }
+
+/** The prompt an LLM policy uses for `definition`: its own, else the generic Thought/Action prompt. */
+export function promptOf(definition: Pick<EnvDefinition, 'prompt'>, options: PromptOptions = {}): PromptTemplate {
+  return definition.prompt?.(options) ?? genericPrompt(options);
+}
+
+// ---------------------------------------------------------------- the prompt contract
+
+export interface PromptOptions {
+  /** Append the env's available actions to each user turn when the env's own observation does not already show them (default false: AgentGym's prompts do not list them for TextCraft/SciWorld). */
+  readonly listActions?: boolean;
+}
+
+/**
+ * One env family's conversation contract: how the LLM policy frames a task, lays out each turn
+ * and reads the model's reply, and how the policy server reads a conversation back.
+ *
+ * @example
+ * const prompt = promptOf(getEnv('babyai'));
+ * const first = prompt.firstTurn(reset.observation, reset.info.availableActions);
+ * const parsed = prompt.parseReply('Thought: the ball is ahead.\nAction: go to red ball 1');
+ * // parsed = { ok: true, action: 'go to red ball 1' }
+ */
+export interface PromptTemplate {
+  /** 'babyai' | 'textcraft' | 'sciworld' | 'search' | 'web' | 'generic', or an app env's own name. */
+  readonly family: string;
+  /** Optional system message (undefined = none; AgentGym puts everything in the first user turn). */
+  readonly system?: string;
+  /** The first user turn: task framing + grammar + the reply contract, then the reset observation verbatim (and the action list when listActions and the observation lacks one). */
+  firstTurn(observation: string, availableActions?: readonly string[]): string;
+  /** A later user turn: `note` (a FormatError message) first when set, then the observation verbatim (+ action list as above). */
+  nextTurn(observation: string, availableActions?: readonly string[], note?: string): string;
+  /**
+   * From a user turn this template rendered: the observation verbatim and the action list shown in
+   * it; undefined when the text is not a turn of this template. A later turn is read whatever
+   * `listActions` the rendering template had.
+   */
+  readTurn(text: string, first: boolean): ReadTurn | undefined;
+  parseReply(reply: string): ParsedReply;
+  /** How an action is written as a reply (`Thought: ...\nAction: <action>`; Deep Search as tags). */
+  formatReply(thought: string, action: string): string;
+  /**
+   * How a turn is sent once a newer user turn follows it (policy/llm/history.ts `condensePast`);
+   * undefined = verbatim. Web: a past page becomes its title and URL, a past reply its action, so
+   * a turn's prompt holds one page, not fifteen.
+   */
+  readonly condensePast?: CondenseRules;
+}
+
+export interface CondenseRules {
+  /** A past user turn (`first`: the one with the framing); its result must still be read by `readTurn`. */
+  user(text: string, first: boolean): string;
+  /** A past reply; its result must still parse to the same action. */
+  assistant(text: string): string;
+}
+
+/** What `readTurn` gives back: the observation verbatim and the actions the turn shows. */
+export interface ReadTurn {
+  readonly observation: string;
+  /** The actions the turn shows: the env's own `Available actions: [...]` line, or our appended list. */
+  readonly availableActions?: readonly string[];
+}
+
+export type FormatError = 'no_action' | 'multiple_actions' | 'no_tag';
+
+/** A reply read by `PromptTemplate.parseReply`: the action, or the format error it makes. */
+export type ParsedReply =
+  | { readonly ok: true; readonly action: string }
+  | {
+      readonly ok: false;
+      readonly error: FormatError;
+      /** What the model is told on its next user turn, before the env's observation. */
+      readonly message: string;
+      /** The text the env is sent as this turn's action (the env rejects it as an invalid action; the turn counts). */
+      readonly envAction: string;
+    };
 
 /** data_idx ↔ task id. `taskIdAt` may throw `TASK_UNKNOWN` to name a task it cannot serve. */
 export interface AgentGymTaskIndex {

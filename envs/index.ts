@@ -1,13 +1,19 @@
 import './builtin.ts';
 
-export { EnvError } from './contract.ts';
+export { EnvError, promptOf } from './contract.ts';
 export type {
+  CondenseRules,
   Env,
   EnvDefinition,
   EnvErrorCode,
   EnvSpec,
+  FormatError,
   JsonValue,
   Oracle,
+  ParsedReply,
+  PromptOptions,
+  PromptTemplate,
+  ReadTurn,
   ResetOptions,
   ResetResult,
   Split,
@@ -17,3 +23,9 @@ export type {
 export { getEnv, listEnvs, makeEnv, registerEnv } from './registry.ts';
 export { checkEnv } from './check-env.ts';
 export { categoryCounts, orderCategories, type CategoryCount } from './categories.ts';
+// Prompts: the env-id lookup, and the kit an app's own env writes its prompt with.
+export { promptFor } from './prompt/prompt-for.ts';
+export { createPromptTemplate, type FamilySpec } from './prompt/template.ts';
+export { genericPrompt } from './prompt/generic.ts';
+export { thoughtActionContract } from './prompt/reply-contract.ts';
+export { formatThoughtAction, parseThoughtAction, type ActionCleanup } from './prompt/parse-reply.ts';

@@ -17,7 +17,7 @@
 import type { ActRequest, Decision, Policy } from './policy.ts';
 import type { WindowedTrajectory } from './context-window.ts';
 import type { DemonstratedRequest, DemonstratedTurn, TransformerPolicy } from './transformer-policy.ts';
-import { checkSymmetryGroups, type SymmetryGroups } from '../envs/symmetries.ts';
+import { checkSymmetryGroups, type SymmetryGroups } from '../envs/contract.ts';
 import { Relabeling } from './relabel.ts';
 
 export const OBSERVATION_FILTERS = ['full', 'no-action-list', 'objective-first'] as const;

@@ -3,7 +3,7 @@
  * them to `act` as one batch; a policy that keeps per-episode state (a transformer's context and
  * KV cache) drops it on `release`.
  */
-import type { TurnUsage } from './llm/chat-types.ts';
+import type { TurnUsage } from '../machines/episode.machine.ts';
 
 export interface ActRequest {
   readonly episodeId: string;

@@ -11,7 +11,7 @@
  * is the only thing that pays (data augmentation in the sense of RAD / DrQ, on the env's own
  * symmetry).
  */
-import { checkSymmetryGroups, type SymmetryGroups } from '../envs/symmetries.ts';
+import { checkSymmetryGroups, type SymmetryGroups } from '../envs/contract.ts';
 import { mixSeed, mulberry32 } from './rng.ts';
 
 /** Distinguishes this stream of draws from the other users of the episode seed. */

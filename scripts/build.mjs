@@ -19,6 +19,7 @@ const ASSETS = [
   'learner/grad-worker.mjs',
   'policy/transformer/ops/wasm/attention.wasm',
   'envs/textcraft/data/recipes-1.16.json',
+  'envs/web/fixtures/pages',
   'dashboard/web',
 ];
 

@@ -4,6 +4,7 @@
  * tests, benchmarks and the dashboard use.
  */
 import { EnvError, type EnvDefinition, type EnvSpec } from '../contract.ts';
+import { babyaiPrompt } from './prompt.ts';
 import { BabyAIEnv } from './env.ts';
 import { BabyAIOracle } from './oracle.ts';
 import { babyaiTasks, familyOf } from './tasks.ts';
@@ -26,6 +27,7 @@ export const babyaiDefinition: EnvDefinition = {
   make: () => new BabyAIEnv(babyaiSpec),
   // The level family (GoTo, Pickup, ActionObjDoor, FindObjS7, OneRoomS20, SynthLoc), as the paper groups levels.
   categoryOf: familyOf,
+  prompt: babyaiPrompt,
   agentgymIndex: babyaiAgentGymIndex,
   oracle(env) {
     if (!(env instanceof BabyAIEnv)) {

@@ -5,6 +5,7 @@
  * See docs/envs/sciworld.md.
  */
 import { EnvError, type EnvDefinition, type EnvSpec } from '../contract.ts';
+import { sciworldPrompt } from './prompt.ts';
 import { sciworldCategoryOf } from './categories.ts';
 import { SciWorldEnv } from './env.ts';
 import { SciWorldOracle } from './oracle.ts';
@@ -27,6 +28,7 @@ export const sciworldDefinition: EnvDefinition = {
   tasks: sciworldTasks,
   make: () => new SciWorldEnv(sciworldSpec),
   categoryOf: sciworldCategoryOf,
+  prompt: sciworldPrompt,
   oracle(env) {
     if (!(env instanceof SciWorldEnv)) {
       throw new EnvError('ENV_INTERNAL', 'the sciworld oracle needs a local SciWorldEnv made by sciworldDefinition.make()');

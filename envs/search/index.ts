@@ -5,6 +5,7 @@
  * about those facts. Exports the registry definition and the pieces tests and tools use.
  */
 import { EnvError, type EnvDefinition, type EnvSpec } from '../contract.ts';
+import { searchPrompt } from './prompt.ts';
 import { searchCategoryOf } from './categories.ts';
 import { SearchEnv, type SearchEnvOptions } from './env.ts';
 import { SearchOracle } from './oracle.ts';
@@ -37,6 +38,7 @@ export function createSearchDefinition(options: SearchEnvOptions = {}): EnvDefin
     tasks: searchTasks,
     make: () => new SearchEnv(searchSpec, options),
     categoryOf: searchCategoryOf,
+    prompt: searchPrompt,
     oracle(env) {
       if (!(env instanceof SearchEnv)) {
         throw new EnvError('ENV_INTERNAL', 'the search oracle needs a local SearchEnv made by searchDefinition.make()');

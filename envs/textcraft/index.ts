@@ -4,6 +4,7 @@
  * tests and benchmarks use.
  */
 import { EnvError, type EnvDefinition, type EnvSpec } from '../contract.ts';
+import { textcraftPrompt } from './prompt.ts';
 import { TextCraftEnv } from './env.ts';
 import { TextCraftOracle } from './oracle.ts';
 import { textcraftCategoryOf } from './categories.ts';
@@ -24,6 +25,7 @@ export const textcraftDefinition: EnvDefinition = {
   tasks: textcraftTasks,
   make: () => new TextCraftEnv(textcraftSpec),
   categoryOf: textcraftCategoryOf,
+  prompt: textcraftPrompt,
   agentgymIndex: textcraftAgentGymIndex,
   oracle(env) {
     if (!(env instanceof TextCraftEnv)) {

@@ -5,6 +5,7 @@
  * This file stays light: the browser and the sites load on the first reset.
  */
 import { EnvError, type EnvDefinition, type EnvSpec } from '../contract.ts';
+import { webPrompt } from './prompt.ts';
 import { WebEnv, type WebEnvOptions } from './env.ts';
 import { WebOracle } from './oracle.ts';
 import { webCategoryOf, webTasks } from './tasks/web-tasks.ts';
@@ -33,6 +34,7 @@ export function createWebDefinition(options: WebEnvOptions = {}): EnvDefinition 
     tasks: webTasks,
     make: () => new WebEnv(webSpec, options),
     categoryOf: webCategoryOf,
+    prompt: webPrompt,
     oracle(env) {
       if (!(env instanceof WebEnv)) throw new EnvError('ENV_INTERNAL', 'the web oracle needs a local WebEnv made by webDefinition.make()');
       return new WebOracle(env);

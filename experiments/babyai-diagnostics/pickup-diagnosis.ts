@@ -11,7 +11,7 @@
 import { createRolloutSystem } from '../../actors/rollout-system.ts';
 import { loadCheckpointAgent } from '../../actors/training/checkpoint-agent.ts';
 import type { EpisodeOutput } from '../../machines/episode.machine.ts';
-import { table } from '../../cli/output.ts';
+import { table } from '../../charts/text-table.ts';
 import { getEnv } from '../../envs/index.ts';
 
 const dir = process.argv[2];

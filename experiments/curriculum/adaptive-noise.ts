@@ -1,6 +1,6 @@
 /**
  * A diagnostic, not a benchmark: how often the adaptive curriculum steps back on synthetic metrics
- * of known truth (tests/machines/adaptive-noise-sim.ts), with the collapse test before issue 25
+ * of known truth (adaptive-noise-sim.ts), with the collapse test before issue 25
  * (fixed bar 0.1, turns over all episodes: the same lines without the new fields) and now. Prints
  * one row per setting (tasks per step × 4 rollouts, window): the bar a drop must clear at p = 0.4,
  * the share of stationary windows and of stationary 30-step runs that step back (false backs),
@@ -12,7 +12,7 @@
  */
 import { COLLAPSE_DROP, COLLAPSE_Z, decideAdaptive, emptyMemory, stepSignals, successTrendSE, type AdaptiveMemory, type AdaptiveVerdict } from '../../machines/adaptive-horizon.ts';
 import { parseSchedule, type AdaptiveSchedule } from '../../machines/schedule.ts';
-import { noisyRun, noisyWindows, withoutNoiseFields, type StepTruth } from '../../tests/machines/adaptive-noise-sim.ts';
+import { noisyRun, noisyWindows, withoutNoiseFields, type StepTruth } from './adaptive-noise-sim.ts';
 
 type Metrics = Record<string, number>;
 type Rule = 'before' | 'now';

@@ -1,6 +1,6 @@
 /**
  * How big a web turn's prompt is: the oracle plays test tasks, and every turn's request is built
- * as the LLM policy builds it (prompts/web.ts; past turns condensed) and, for comparison, with the
+ * as the LLM policy builds it (envs/web/prompt.ts; past turns condensed) and, for comparison, with the
  * whole history sent verbatim. Replies are the oracle's actions in WebArena's contract after a
  * fixed thought of THOUGHT.length characters (a model's reasoning is about that long in WebArena's
  * examples). Prints median, p95 and max of characters and tokens: the chars/4 estimate that
@@ -12,7 +12,7 @@
 import { getEnv } from '../../envs/index.ts';
 import type { ChatMessage } from '../../policy/llm/chat-types.ts';
 import { condensePast, estimateTokens } from '../../policy/llm/history.ts';
-import { promptFor } from '../../policy/llm/prompts/index.ts';
+import { promptFor } from '../../envs/prompt/prompt-for.ts';
 
 const THOUGHT =
   "Let's think step by step. The objective asks about a product of the shop. This page shows the navigation, a search box and a list of links; " +

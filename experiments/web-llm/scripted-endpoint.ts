@@ -1,7 +1,7 @@
 /**
  * A scripted OpenAI-compatible endpoint for measuring `eval --env web --agent openai:MODEL`
- * without model weights: tests/support/fault-server.ts answering every turn with
- * tests/support/scripted-web-player.ts, which reads the page it is sent and plays the shop's
+ * without model weights: bench/chat-fault-server.ts answering every turn with
+ * scripted-web-player.ts, which reads the page it is sent and plays the shop's
  * price / review-count / SKU / stock questions (any other objective: `stop [N/A]`). Replies come
  * after `--latency-ms` (default 0); each reports as its prompt tokens the chars/4 estimate of the
  * messages it was sent, so results.json's `tokens` reflect prompt size. Prints the base URL,
@@ -10,8 +10,8 @@
  *   npx tsx experiments/web-llm/scripted-endpoint.ts [--latency-ms L]   # prints http://127.0.0.1:PORT/v1
  */
 import { estimateTokens } from '../../policy/llm/history.ts';
-import { startFaultServer } from '../../tests/support/fault-server.ts';
-import { lastUserTurn, scriptedWebReply } from '../../tests/support/scripted-web-player.ts';
+import { startFaultServer } from '../../bench/chat-fault-server.ts';
+import { lastUserTurn, scriptedWebReply } from './scripted-web-player.ts';
 
 const arg = (name: string) => {
   const at = process.argv.indexOf(name);

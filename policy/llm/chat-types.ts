@@ -1,8 +1,9 @@
 /**
  * The shapes every part of the LLM path speaks: the conversation sent to an OpenAI-compatible
- * chat endpoint, one reply with its accounting, and the run-wide usage totals. The prompts
- * (prompts/), the transport (chat-client.ts), the policy (llm-policy.ts) and the policy server
- * (servers/policy-server/policy-server.ts) all import these, so they cannot drift apart.
+ * chat endpoint, one reply with its accounting, and the run-wide usage totals. The transport
+ * (chat-client.ts), the policy (llm-policy.ts) and the policy server
+ * (servers/policy-server/policy-server.ts) all import these, so they cannot drift apart. The
+ * per-turn accounting a decision carries is the episode's (`TurnUsage`, machines/episode.machine.ts).
  */
 
 export type ChatRole = 'system' | 'user' | 'assistant';
@@ -55,6 +56,3 @@ export interface LlmUsage {
   /** Most requests that were in flight at once. */
   readonly maxInFlight: number;
 }
-
-/** Per-turn accounting an LLM decision carries into the trajectory (defined with the episode it belongs to). */
-export type { TurnUsage } from '../../machines/episode.machine.ts';

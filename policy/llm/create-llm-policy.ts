@@ -1,17 +1,20 @@
 /**
  * An `LlmPolicy` from plain options: the chat client (endpoint, limits, record/replay) and the
- * env family's prompt, with the documented defaults. What `--agent openai:MODEL` builds, and what
- * an app calls to hand a chat model to `createRolloutSystem`.
+ * env's prompt (its definition's `prompt`, envs/contract.ts), with the documented defaults. What
+ * `--agent openai:MODEL` builds, and what an app calls to hand a chat model to
+ * `createRolloutSystem`. An app's own env brings its prompt on its definition; one without gets
+ * the generic Thought/Action prompt.
  *
  * @example
- * const agent = createLlmPolicy({ model: 'qwen2.5-7b-instruct', env: 'babyai', baseURL: 'http://127.0.0.1:8000/v1' });
- * const summary = await createRolloutSystem({ env: getEnv('babyai'), agent, episodes: 16 }).run();
+ * const env = getEnv('babyai');
+ * const agent = createLlmPolicy({ model: 'qwen2.5-7b-instruct', env, baseURL: 'http://127.0.0.1:8000/v1' });
+ * const summary = await createRolloutSystem({ env, agent, episodes: 16 }).run();
  * console.log(summary.successRate, agent.usage());
  * await agent.close();
  */
+import { promptOf, type EnvDefinition } from '../../envs/contract.ts';
 import { createChatClient, type ChatClientOptions } from './chat-client.ts';
 import { LlmPolicy } from './llm-policy.ts';
-import { promptFor } from './prompts/index.ts';
 
 import { DEFAULT_BASE_URL } from './default-base-url.ts';
 
@@ -19,8 +22,12 @@ export { DEFAULT_BASE_URL };
 
 export interface CreateLlmPolicyOptions {
   readonly model: string;
-  /** Env id: chooses the prompt and parsing rules (an unknown id gets the generic Thought/Action prompt). */
-  readonly env: string;
+  /**
+   * The env the agent acts in (its definition: `getEnv('babyai')`, an app's own): its `prompt`
+   * frames the task and reads replies; an env without one gets the generic Thought/Action prompt.
+   * From an env id, `{ prompt: (options) => promptFor(id, options) }`.
+   */
+  readonly env: Pick<EnvDefinition, 'prompt'>;
   /** Default: OPENAI_BASE_URL, else DEFAULT_BASE_URL. */
   readonly baseURL?: string;
   /** Default: OPENAI_API_KEY. Never printed, logged or recorded. */
@@ -58,6 +65,8 @@ export interface LlmAgent extends LlmPolicy {
 export function createLlmPolicy(options: CreateLlmPolicyOptions): LlmAgent {
   if (options.model.trim() === '') throw new Error('an LLM agent needs a model name: --agent openai:MODEL');
   if (options.record !== undefined && options.replay !== undefined) throw new Error('give --record or --replay, not both');
+  // Before issue 35 `env` was an id; an id now would silently get the generic prompt.
+  if (typeof options.env !== 'object' || options.env === null) throw new Error('createLlmPolicy: `env` is an env definition (getEnv(id)), not an id');
   const apiKey = options.apiKey ?? process.env.OPENAI_API_KEY;
   const clientOptions: ChatClientOptions = {
     baseURL: options.baseURL ?? process.env.OPENAI_BASE_URL ?? DEFAULT_BASE_URL,
@@ -77,7 +86,7 @@ export function createLlmPolicy(options: CreateLlmPolicyOptions): LlmAgent {
   const policy = new LlmPolicy({
     model: options.model,
     client,
-    prompt: promptFor(options.env, { listActions: options.listActions ?? false }),
+    prompt: promptOf(options.env, { listActions: options.listActions ?? false }),
     ...((options.maxTokens ?? 1024) > 0 ? { maxTokens: options.maxTokens ?? 1024 } : {}),
     ...(options.temperature !== undefined ? { temperature: options.temperature } : {}),
     ...(Object.keys(history).length > 0 ? { history } : {}),

@@ -6,7 +6,7 @@
  * alternating user/assistant and the newest user turn (the observation to act on) is always there.
  */
 import type { ChatMessage } from './chat-types.ts';
-import type { CondenseRules } from './prompts/template.ts';
+import type { CondenseRules } from '../../envs/contract.ts';
 
 export interface HistoryOptions {
   /**

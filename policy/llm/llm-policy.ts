@@ -2,7 +2,7 @@
  * `LlmPolicy`: a chat model behind an OpenAI-compatible endpoint as an agent, prompted in
  * AgentGym's contract. Each episode is one conversation: the first user turn frames the task and
  * shows the reset observation, every later observation is the next user turn, every reply the
- * assistant turn. A reply is parsed by the env family's rules (prompts/); one that names no
+ * assistant turn. A reply is parsed by the env's own rules (`EnvDefinition.prompt`); one that names no
  * action is the model's fault: the env gets an action it rejects (the turn counts) and the model
  * is told why on its next turn. A call that fails through its retries throws, which ends the
  * episode `aborted` (infrastructure), never `failure`.
@@ -15,13 +15,13 @@ import type { ChatClient } from './chat-client.ts';
 import type { ChatMessage, ChatReply, ChatRequest, LlmUsage } from './chat-types.ts';
 import { LlmError, type LlmErrorCode } from './llm-error.ts';
 import { condensePast, trimHistory, type HistoryOptions } from './history.ts';
-import type { PromptTemplate } from './prompts/index.ts';
+import type { PromptTemplate } from '../../envs/contract.ts';
 
 export interface LlmPolicyOptions {
   /** The model name sent with every request (`openai:MODEL`). */
   readonly model: string;
   readonly client: ChatClient;
-  /** The env family's prompt and parsing rules (`promptFor(envId)`). */
+  /** The env's prompt and parsing rules (`promptOf(definition)`, envs/contract.ts). */
   readonly prompt: PromptTemplate;
   /** Sent only when set; otherwise the server's default applies. */
   readonly temperature?: number;

@@ -10,7 +10,7 @@
  *                                (`stream_options.include_usage` adds a usage chunk)
  *
  * The conversation must be one actorgym's LLM policy renders for the checkpoint's env (the env
- * family's prompt template, policy/llm/prompts/): the server reads it back into the observation
+ * family's prompt template, `EnvDefinition.prompt`): the server reads it back into the observation
  * sequence the transformer was trained on and answers `template.formatReply(thought, action)`.
  * Sessions, seeds and batching: servers/policy-server/served-policy.ts. Any model name is accepted
  * (`default` included); the reply names the served model, `actorgym-<env>-step<N>`.
@@ -32,7 +32,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
-import { promptFor } from '../../policy/llm/prompts/index.ts';
+import { promptFor } from '../../envs/prompt/prompt-for.ts';
 import { requestToken, tokenMatches } from '../../transport/wire/auth.ts';
 import { originAllowed } from '../../transport/wire/origin.ts';
 import { answerHealth } from '../listener/health.ts';

@@ -1,5 +1,5 @@
 /**
- * What the policy server needs of an env family's prompt template (policy/llm/prompts/): read a
+ * What the policy server needs of an env family's prompt template (`EnvDefinition.prompt`, envs/<family>/prompt.ts): read a
  * user turn back into the env's observation, parse an assistant turn into the action the env
  * received, and write a reply in the family's contract. The LLM policy renders conversations with
  * the same template, so the server reads exactly what the policy sent.

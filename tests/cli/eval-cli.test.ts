@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startFaultServer } from '../support/fault-server.ts';
+import { startFaultServer } from '../../bench/chat-fault-server.ts';
 import { runCli } from './run-cli.ts';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'actorgym-eval-cli-'));

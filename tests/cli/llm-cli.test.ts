@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { startFaultServer, type FaultServer, type SeenRequest } from '../support/fault-server.ts';
+import { startFaultServer, type FaultServer, type SeenRequest } from '../../bench/chat-fault-server.ts';
 import { runCli } from './run-cli.ts';
 
 const SECRET = 'sk-test-7f3a9c';

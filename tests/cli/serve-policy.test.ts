@@ -9,7 +9,7 @@ import { writeCheckpoint } from '../../learner/checkpoint/write.ts';
 import { resolveConfig } from '../../actors/training/config.ts';
 import { freshModels, toCheckpoint } from '../../actors/training/models.ts';
 import { selectBackend } from '../../policy/backend.ts';
-import { promptFor } from '../../policy/llm/prompts/index.ts';
+import { promptFor } from '../../envs/prompt/prompt-for.ts';
 import { Tokenizer } from '../../policy/tokenizer.ts';
 import { getEnv } from '../../envs/index.ts';
 import { BIN, runCli } from './run-cli.ts';

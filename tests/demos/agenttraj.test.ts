@@ -11,7 +11,7 @@ import { writeDemos } from '../../demos/write-demos.ts';
 import type { EnvDefinition } from '../../envs/contract.ts';
 import { getEnv } from '../../envs/index.ts';
 import { agentGymTaskOrder } from '../../transport/remote/agentgym-http-env.ts';
-import { NO_ACTION_MESSAGE } from '../../policy/llm/parse-reply.ts';
+import { NO_ACTION_MESSAGE } from '../../envs/prompt/parse-reply.ts';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'actorgym-agenttraj-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -1,14 +1,14 @@
 // Issue 25, item 5: the adaptive curriculum's collapse test fired on sampling noise
-// (docs/experiments/horizon.md). On synthetic metrics of known truth (adaptive-noise-sim.ts):
-// a stationary policy almost never steps back, a real collapse still does, the noise bar counts
-// task groups rather than episodes, turns are read on successful episodes, and checkpoints whose
-// history lacks the new fields still resume.
+// (docs/experiments/horizon.md). On synthetic metrics of known truth
+// (experiments/curriculum/adaptive-noise-sim.ts): a stationary policy almost never steps back, a
+// real collapse still does, the noise bar counts task groups rather than episodes, turns are read
+// on successful episodes, and checkpoints whose history lacks the new fields still resume.
 import { describe, expect, it } from 'vitest';
 import { initialTransition, transition } from 'xstate';
 import { COLLAPSE_DROP, COLLAPSE_Z, decideAdaptive, emptyMemory, stepSignals, successTrendSE, trend, type AdaptiveMemory, type AdaptiveVerdict } from '../../machines/adaptive-horizon.ts';
 import { curriculumMachine, type CurriculumState } from '../../machines/curriculum.machine.ts';
 import { parseSchedule, type AdaptiveSchedule } from '../../machines/schedule.ts';
-import { noisyRun, noisyWindows, withoutNoiseFields, type StepTruth } from './adaptive-noise-sim.ts';
+import { noisyRun, noisyWindows, withoutNoiseFields, type StepTruth } from '../../experiments/curriculum/adaptive-noise-sim.ts';
 
 type Metrics = Record<string, number>;
 

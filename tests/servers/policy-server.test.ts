@@ -20,7 +20,7 @@ import { getEnv } from '../../envs/index.ts';
 import { createRolloutSystem } from '../../actors/rollout-system.ts';
 import type { ChatMessage } from '../../policy/llm/chat-types.ts';
 import { createLlmPolicy } from '../../policy/llm/create-llm-policy.ts';
-import { promptFor } from '../../policy/llm/prompts/index.ts';
+import { promptFor } from '../../envs/prompt/prompt-for.ts';
 import { selectBackend } from '../../policy/backend.ts';
 
 const prompt = promptFor('babyai');
@@ -304,7 +304,7 @@ describe('policy server (OpenAI-compatible chat endpoint)', () => {
     const direct = await run(agent.policy);
     for (const stream of [false, true]) {
       await withServer({}, async (server) => {
-        const llm = createLlmPolicy({ model: 'default', env: 'babyai', baseURL: server.url, apiKey: 'unused', stream });
+        const llm = createLlmPolicy({ model: 'default', env: getEnv('babyai'), baseURL: server.url, apiKey: 'unused', stream });
         expect(await run(llm)).toEqual(direct);
         expect(llm.usage()).toMatchObject({ failedCalls: 0, retries: 0 });
         expect(llm.usage().completionTokens).toBeGreaterThan(0);

@@ -6,7 +6,7 @@ import { parseWebAction } from '../../../envs/web/browser/grammar.ts';
 import type { WebObservation } from '../../../envs/web/browser/observation.ts';
 import { openWebSession, type ActResult, type WebSession } from '../../../envs/web/browser/web-session.ts';
 import { runBrowserTests } from './fixtures/chromium.ts';
-import { startFixtureServer, type FixtureServer } from './fixtures/fixture-server.ts';
+import { startFixtureServer, type FixtureServer } from '../../../envs/web/fixtures/fixture-server.ts';
 
 /** A port nothing listens on: bound, then released. */
 const closedPort = async (): Promise<number> => {

@@ -4,7 +4,7 @@ import { parseWebAction } from '../../../envs/web/browser/grammar.ts';
 import { chromiumBrowserPids } from '../../../envs/web/browser/processes.ts';
 import { openWebSession } from '../../../envs/web/browser/web-session.ts';
 import { runBrowserTests } from './fixtures/chromium.ts';
-import { startFixtureServer, type FixtureServer } from './fixtures/fixture-server.ts';
+import { startFixtureServer, type FixtureServer } from '../../../envs/web/fixtures/fixture-server.ts';
 
 const waitFor = async (condition: () => boolean, what: string): Promise<void> => {
   for (let i = 0; i < 200 && !condition(); i++) await new Promise((resolve) => setTimeout(resolve, 25));

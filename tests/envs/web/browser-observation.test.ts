@@ -4,7 +4,7 @@ import { parseWebAction } from '../../../envs/web/browser/grammar.ts';
 import { formatWebObservation } from '../../../envs/web/browser/observation.ts';
 import { openWebSession, type WebSession } from '../../../envs/web/browser/web-session.ts';
 import { runBrowserTests } from './fixtures/chromium.ts';
-import { startFixtureServer, type FixtureServer } from './fixtures/fixture-server.ts';
+import { startFixtureServer, type FixtureServer } from '../../../envs/web/fixtures/fixture-server.ts';
 
 const idOf = (tree: string, pattern: RegExp): string => {
   const line = tree.split('\n').find((l) => pattern.test(l));

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { launchChromium } from '../../../envs/web/browser/playwright.ts';
 import { LEAVE_MARKER_SCRIPT, settle, trackNavigations } from '../../../envs/web/browser/settle.ts';
 import { runBrowserTests } from './fixtures/chromium.ts';
-import { startFixtureServer, type FixtureServer } from './fixtures/fixture-server.ts';
+import { startFixtureServer, type FixtureServer } from '../../../envs/web/fixtures/fixture-server.ts';
 
 // A link whose target answers late: the click returns long before the new document commits.
 const SLOW_LINK = (url: string): string =>

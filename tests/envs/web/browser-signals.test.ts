@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runBrowserTests } from './fixtures/chromium.ts';
-import { startFixtureServer, type FixtureServer } from './fixtures/fixture-server.ts';
+import { startFixtureServer, type FixtureServer } from '../../../envs/web/fixtures/fixture-server.ts';
 
 const CHILD = new URL('./browser-signals-child.ts', import.meta.url).pathname;
 

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createChatClient, type ChatClient, type ChatClientOptions } from '../../../policy/llm/chat-client.ts';
 import type { ChatRequest } from '../../../policy/llm/chat-types.ts';
 import { LlmError } from '../../../policy/llm/llm-error.ts';
-import { startFaultServer, type FaultServer, type FaultServerOptions, type FaultStep } from '../../support/fault-server.ts';
+import { startFaultServer, type FaultServer, type FaultServerOptions, type FaultStep } from '../../../bench/chat-fault-server.ts';
 
 const servers: FaultServer[] = [];
 const clients: ChatClient[] = [];

@@ -13,7 +13,7 @@ import { getEnv } from '../../../envs/index.ts';
 import type { EpisodeOutput } from '../../../machines/episode.machine.ts';
 import { createLlmPolicy, type CreateLlmPolicyOptions } from '../../../policy/llm/create-llm-policy.ts';
 import { mulberry32 } from '../../../policy/rng.ts';
-import { startFaultServer, type FaultServer, type FaultServerOptions, type SeenRequest } from '../../support/fault-server.ts';
+import { startFaultServer, type FaultServer, type FaultServerOptions, type SeenRequest } from '../../../bench/chat-fault-server.ts';
 
 const servers: FaultServer[] = [];
 const dirs: string[] = [];
@@ -48,7 +48,7 @@ function babyaiReply(request: SeenRequest): string {
 const fast = { retries: 2, timeoutMs: 2_000 } as const;
 
 async function play(options: Omit<CreateLlmPolicyOptions, 'model' | 'env'>, run: { episodes: number; concurrency?: number; horizon?: number }) {
-  const agent = createLlmPolicy({ model: 'test-model', env: 'babyai', ...options });
+  const agent = createLlmPolicy({ model: 'test-model', env: getEnv('babyai'), ...options });
   const outputs: EpisodeOutput[] = [];
   const summary = await createRolloutSystem({
     env: getEnv('babyai'),

@@ -7,7 +7,7 @@ import { createChatClient, requestHash, type ChatClient, type ChatClientOptions 
 import type { ChatReply, ChatRequest } from '../../../policy/llm/chat-types.ts';
 import { LlmError } from '../../../policy/llm/llm-error.ts';
 import { Recorder, recordEntry } from '../../../policy/llm/record-replay.ts';
-import { startFaultServer, type FaultServer, type FaultServerOptions } from '../../support/fault-server.ts';
+import { startFaultServer, type FaultServer, type FaultServerOptions } from '../../../bench/chat-fault-server.ts';
 
 const SECRET = 'sk-record-s3cret-4242';
 let dir = '';

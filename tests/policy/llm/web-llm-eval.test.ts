@@ -1,7 +1,7 @@
 /**
  * Issue 27: `actorgym eval --env web --agent openai:MODEL` end to end, against a scripted
  * OpenAI-compatible server that answers each turn by reading the page it was sent
- * (tests/support/scripted-web-player.ts). Three shop questions: one played right, one answered
+ * (experiments/web-llm/scripted-web-player.ts). Three shop questions: one played right, one answered
  * wrong, one whose first reply has no action block (a format error: a turn spent, then solved).
  * The eval scores them 1, 0, 1; past pages are sent condensed.
  */
@@ -9,10 +9,10 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { WEB_INTRO, WEB_NO_ACTION_MESSAGE } from '../../../policy/llm/prompts/web.ts';
+import { WEB_INTRO, WEB_NO_ACTION_MESSAGE } from '../../../envs/web/prompt.ts';
 import { runCli } from '../../cli/run-cli.ts';
-import { startFaultServer, type SeenRequest } from '../../support/fault-server.ts';
-import { lastUserTurn, scriptedWebReply, type WebPlayerFlaw } from '../../support/scripted-web-player.ts';
+import { startFaultServer, type SeenRequest } from '../../../bench/chat-fault-server.ts';
+import { lastUserTurn, scriptedWebReply, type WebPlayerFlaw } from '../../../experiments/web-llm/scripted-web-player.ts';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'actorgym-web-llm-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -10,8 +10,8 @@ import { WEB_ACTION_GRAMMAR, parseWebAction } from '../../../envs/web/browser/gr
 import { formatWebObservation, type WebObservation } from '../../../envs/web/browser/observation.ts';
 import type { ChatMessage } from '../../../policy/llm/chat-types.ts';
 import { condensePast } from '../../../policy/llm/history.ts';
-import { promptFor } from '../../../policy/llm/prompts/index.ts';
-import { WEB_ANSWER_PHRASE, WEB_INTRO, WEB_NO_ACTION_MESSAGE, condenseWebObservation } from '../../../policy/llm/prompts/web.ts';
+import { promptFor } from '../../../envs/prompt/prompt-for.ts';
+import { WEB_ANSWER_PHRASE, WEB_INTRO, WEB_NO_ACTION_MESSAGE, condenseWebObservation } from '../../../envs/web/prompt.ts';
 
 const OBJECTIVE = 'What is the price of "Pure Fern Portable Face Cream, Navy" in the shop?';
 

@@ -1,11 +1,12 @@
 /**
- * TextCraft: our words for AgentGym's Minecraft crafting task (envs/textcraft). The reset
+ * TextCraft: our words for AgentGym's Minecraft crafting task (this env). The reset
  * observation lists the recipes and the goal; the env answers `Got …`, `Crafted …`,
  * `Inventory: …` or `Could not …`.
  */
-import { formatThoughtAction, parseThoughtAction } from '../parse-reply.ts';
-import { THOUGHT_ACTION_NOTES, thoughtActionContract } from './reply-contract.ts';
-import { createPromptTemplate, type PromptOptions, type PromptTemplate } from './template.ts';
+import type { PromptOptions, PromptTemplate } from '../contract.ts';
+import { formatThoughtAction, parseThoughtAction } from '../prompt/parse-reply.ts';
+import { THOUGHT_ACTION_NOTES, thoughtActionContract } from '../prompt/reply-contract.ts';
+import { createPromptTemplate } from '../prompt/template.ts';
 
 export const TEXTCRAFT_INTRO = [
   'You are crafting in a Minecraft-like game. You will be shown the crafting recipes you may use and one item to make. ' +

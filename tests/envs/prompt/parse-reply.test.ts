@@ -5,9 +5,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import { getEnv } from '../../../envs/index.ts';
-import { MULTIPLE_ACTIONS_MESSAGE, NO_ACTION_MESSAGE, parseThoughtAction, type ParsedReply } from '../../../policy/llm/parse-reply.ts';
-import { NO_TAG_MESSAGE, parseTagReply } from '../../../policy/llm/parse-tags.ts';
-import { promptFor } from '../../../policy/llm/prompts/index.ts';
+import type { ParsedReply } from '../../../envs/contract.ts';
+import { MULTIPLE_ACTIONS_MESSAGE, NO_ACTION_MESSAGE, parseThoughtAction } from '../../../envs/prompt/parse-reply.ts';
+import { NO_TAG_MESSAGE, parseTagReply } from '../../../envs/prompt/parse-tags.ts';
+import { promptFor } from '../../../envs/prompt/prompt-for.ts';
 
 const ok = (action: string): ParsedReply => ({ ok: true, action });
 

@@ -1,12 +1,13 @@
 /**
- * SciWorld: our words for AgentGym's ScienceWorld task (envs/sciworld). The reset observation is
+ * SciWorld: our words for AgentGym's ScienceWorld task (this env). The reset observation is
  * the task description and the first room; the env answers in ScienceWorld's words, with
  * "No known action matches that input." for text it cannot read and a numbered list when a
  * request could mean several things.
  */
-import { formatThoughtAction, parseThoughtAction } from '../parse-reply.ts';
-import { THOUGHT_ACTION_NOTES, thoughtActionContract } from './reply-contract.ts';
-import { createPromptTemplate, type PromptOptions, type PromptTemplate } from './template.ts';
+import type { PromptOptions, PromptTemplate } from '../contract.ts';
+import { formatThoughtAction, parseThoughtAction } from '../prompt/parse-reply.ts';
+import { THOUGHT_ACTION_NOTES, thoughtActionContract } from '../prompt/reply-contract.ts';
+import { createPromptTemplate } from '../prompt/template.ts';
 
 export const SCIWORLD_INTRO = [
   'You are doing a science experiment in a simulated house with several rooms and an outside area. ' +
@@ -43,7 +44,7 @@ export function sciworldPrompt(options: PromptOptions = {}): PromptTemplate {
       intro: SCIWORLD_INTRO,
       notes: THOUGHT_ACTION_NOTES,
       // SciWorld names carry hyphens ("blue-green paint"), so AgentGym's character filter is not
-      // applied; the env itself drops quotes, a final period and articles (envs/sciworld/parser.ts).
+      // applied; the env itself drops quotes, a final period and articles (parser.ts).
       parseReply: (reply) => parseThoughtAction(reply, 'plain'),
       formatReply: formatThoughtAction,
     },

@@ -2,9 +2,10 @@
  * The template for an env without a family of its own (a remote AgentGym env, a new env): the
  * Thought/Action contract and nothing env-specific; the env's observations carry the task.
  */
-import { formatThoughtAction, parseThoughtAction } from '../parse-reply.ts';
+import type { PromptOptions, PromptTemplate } from '../contract.ts';
+import { formatThoughtAction, parseThoughtAction } from './parse-reply.ts';
 import { THOUGHT_ACTION_NOTES, thoughtActionContract } from './reply-contract.ts';
-import { createPromptTemplate, type PromptOptions, type PromptTemplate } from './template.ts';
+import { createPromptTemplate } from './template.ts';
 
 export const GENERIC_INTRO = [
   'You are an agent acting in a text environment. The first observation below states your task; every later turn shows what your last action did. ' +

@@ -2,7 +2,7 @@
  * The Thought/Action reply contract every family but Deep Search asks for, in one wording, with
  * the format-error notes it can lead to.
  */
-import { MULTIPLE_ACTIONS_MESSAGE, NO_ACTION_MESSAGE, formatThoughtAction } from '../parse-reply.ts';
+import { MULTIPLE_ACTIONS_MESSAGE, NO_ACTION_MESSAGE, formatThoughtAction } from './parse-reply.ts';
 
 export const THOUGHT_ACTION_NOTES: readonly string[] = [NO_ACTION_MESSAGE, MULTIPLE_ACTIONS_MESSAGE];
 

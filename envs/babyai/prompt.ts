@@ -1,11 +1,12 @@
 /**
- * BabyAI: our words for AgentGym's grid-world task (envs/babyai). The env's observations carry
+ * BabyAI: our words for AgentGym's grid-world task (this env). The env's observations carry
  * the goal, the view and their own `Available actions: [...]` line, so this frame explains the
  * action grammar and leaves the current choices to them.
  */
-import { formatThoughtAction, parseThoughtAction } from '../parse-reply.ts';
-import { THOUGHT_ACTION_NOTES, thoughtActionContract } from './reply-contract.ts';
-import { createPromptTemplate, type PromptOptions, type PromptTemplate } from './template.ts';
+import type { PromptOptions, PromptTemplate } from '../contract.ts';
+import { formatThoughtAction, parseThoughtAction } from '../prompt/parse-reply.ts';
+import { THOUGHT_ACTION_NOTES, thoughtActionContract } from '../prompt/reply-contract.ts';
+import { createPromptTemplate } from '../prompt/template.ts';
 
 export const BABYAI_INTRO = [
   'You control an agent in a small grid world of rooms that hold balls, boxes, keys and doors in six colours. ' +

@@ -11,15 +11,10 @@
  * `Available actions: [...]` line, which stays part of the observation), and is appended only
  * when the observation shows no list of its own.
  */
+import type { ReadTurn } from '../contract.ts';
 
 export const TURN_SEPARATOR = '\n\n';
 export const ACTION_LIST_HEADER = 'Actions you can take now:';
-
-export interface ReadTurn {
-  readonly observation: string;
-  /** The actions the turn shows: the env's own `Available actions: [...]` line, or our appended list. */
-  readonly availableActions?: readonly string[];
-}
 
 export interface TurnParts {
   /** The template's framing (first turn only). */

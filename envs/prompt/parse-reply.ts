@@ -11,19 +11,7 @@
  * client cuts `</s>`; its character filter would otherwise turn `forward</s>` into `forwards`),
  * and an action written on its own line inside a code fence is read from the fence.
  */
-
-export type FormatError = 'no_action' | 'multiple_actions' | 'no_tag';
-
-export type ParsedReply =
-  | { readonly ok: true; readonly action: string }
-  | {
-      readonly ok: false;
-      readonly error: FormatError;
-      /** What the model is told on its next user turn, before the env's observation. */
-      readonly message: string;
-      /** The text the env is sent as this turn's action (the env rejects it as an invalid action; the turn counts). */
-      readonly envAction: string;
-    };
+import type { ParsedReply } from '../contract.ts';
 
 /**
  * How the action text is cleaned once found. `agentgym-chars`: AgentGym's BabyAI/TextCraft filter
@@ -38,7 +26,7 @@ export const ACTION_MARKER = 'Action:';
 /**
  * What the env receives for a reply without a usable action: the empty action, as AgentGym's
  * clients send when a reply has no `Action:`. Every built-in env rejects it as invalid
- * (tests/policy/llm/parse-reply.test.ts steps each one with it).
+ * (tests/envs/prompt/parse-reply.test.ts steps each one with it).
  */
 export const NO_ACTION_ENV_ACTION = '';
 

@@ -9,8 +9,8 @@
  * @example
  * const server = await startFaultServer({ content: (request) => scriptedWebReply(lastUserTurn(request)) });
  */
-import { WEB_ANSWER_PHRASE } from '../../policy/llm/prompts/web.ts';
-import type { SeenRequest } from './fault-server.ts';
+import { WEB_ANSWER_PHRASE } from '../../envs/web/prompt.ts';
+import type { SeenRequest } from '../../bench/chat-fault-server.ts';
 
 export type WebPlayerFlaw = 'none' | 'wrong-answer' | 'no-block-first';
 

@@ -1,10 +1,11 @@
 /**
- * Deep Search: our words for AgentGym's SearchQA task (envs/search). The reset observation is
+ * Deep Search: our words for AgentGym's SearchQA task (this env). The reset observation is
  * the env's own instructions (AgentGym's, verbatim) and the question; a search is answered with
  * an `<information>` block of the top passages, an answer with a right/wrong message.
  */
-import { NO_TAG_MESSAGE, formatTagReply, parseTagReply, tagAction } from '../parse-tags.ts';
-import { createPromptTemplate, type PromptOptions, type PromptTemplate } from './template.ts';
+import type { PromptOptions, PromptTemplate } from '../contract.ts';
+import { NO_TAG_MESSAGE, formatTagReply, parseTagReply, tagAction } from '../prompt/parse-tags.ts';
+import { createPromptTemplate } from '../prompt/template.ts';
 
 export const SEARCH_INTRO = [
   'You answer questions with the help of a search engine over an encyclopedia. Some questions take several searches, one fact at a time.',

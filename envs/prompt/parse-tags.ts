@@ -6,7 +6,8 @@
  * same first tag and hands the env that tag, rewritten as `<search> query </search>` (the form the
  * env's oracle writes, so trajectories read alike); the env reads the same tag and content back.
  */
-import { NO_ACTION_ENV_ACTION, type ParsedReply } from './parse-reply.ts';
+import type { ParsedReply } from '../contract.ts';
+import { NO_ACTION_ENV_ACTION } from './parse-reply.ts';
 
 export const NO_TAG_MESSAGE =
   'Format error: your last reply had no <search>...</search> or <answer>...</answer> tag, so nothing was searched or answered. ' +

@@ -1,19 +1,20 @@
 /**
  * Web navigation: our words after WebArena's chain-of-thought prompt (prompts/state_action_agent
  * p_cot_id_actree_2s: the information the agent gets, the action list, the rules, two examples),
- * for the web env (envs/web) and a WebArena env reached by AgentGym's name. The observation is
+ * for the web env (this env) and a WebArena env reached by AgentGym's name. The observation is
  * WebArena's layout, `OBSERVATION:\n{tabs}\n\n{tree}\nURL: …\nOBJECTIVE: …\nPREVIOUS ACTION: …`.
  *
  * A reply is read as WebArena reads it: the first ``` … ``` block is the action (extractWebAction
- * in envs/web/browser/grammar.ts); a reply without one is a format error. A page is up to ~16k
+ * in browser/grammar.ts); a reply without one is a format error. A page is up to ~16k
  * characters, so past turns are sent condensed: a page keeps its tab titles, URL and the env's
  * message, a reply its action. WebArena itself sends only the current page (its previous action
  * is in the observation); the condensed past adds the path taken at a few tokens a turn.
  */
-import { WEB_ACTION_GRAMMAR, extractWebAction } from '../../../envs/web/browser/grammar.ts';
-import { NO_ACTION_ENV_ACTION, type ParsedReply } from '../parse-reply.ts';
-import { TURN_SEPARATOR } from '../render-turns.ts';
-import { createPromptTemplate, type CondenseRules, type PromptOptions, type PromptTemplate } from './template.ts';
+import type { CondenseRules, ParsedReply, PromptOptions, PromptTemplate } from '../contract.ts';
+import { NO_ACTION_ENV_ACTION } from '../prompt/parse-reply.ts';
+import { TURN_SEPARATOR } from '../prompt/render-turns.ts';
+import { createPromptTemplate } from '../prompt/template.ts';
+import { WEB_ACTION_GRAMMAR, extractWebAction } from './browser/grammar.ts';
 
 /** WebArena's answer phrase: the action follows it inside a code block. */
 export const WEB_ANSWER_PHRASE = 'In summary, the next action I will perform is';

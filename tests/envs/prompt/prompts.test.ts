@@ -6,10 +6,10 @@
 import { describe, expect, it } from 'vitest';
 import type { StepInfo } from '../../../envs/contract.ts';
 import { getEnv } from '../../../envs/index.ts';
-import { MULTIPLE_ACTIONS_MESSAGE, NO_ACTION_MESSAGE } from '../../../policy/llm/parse-reply.ts';
-import { NO_TAG_MESSAGE } from '../../../policy/llm/parse-tags.ts';
-import { promptFor } from '../../../policy/llm/prompts/index.ts';
-import { ACTION_LIST_HEADER } from '../../../policy/llm/render-turns.ts';
+import { MULTIPLE_ACTIONS_MESSAGE, NO_ACTION_MESSAGE } from '../../../envs/prompt/parse-reply.ts';
+import { NO_TAG_MESSAGE } from '../../../envs/prompt/parse-tags.ts';
+import { promptFor } from '../../../envs/prompt/prompt-for.ts';
+import { ACTION_LIST_HEADER } from '../../../envs/prompt/render-turns.ts';
 
 interface Seen {
   readonly observation: string;
