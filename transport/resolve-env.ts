@@ -41,8 +41,8 @@ export function parseRemoteUrls(remote: string): string[] {
 
 /**
  * The env a command runs on: the local registry's, or the same env on remote env servers. A
- * remote env takes `categoryOf` from the local registry's env of the same id, when there is one:
- * our servers serve our envs, and the wire carries no categories.
+ * remote env takes `categoryOf` and its LLM `prompt` from the local registry's env of the same id,
+ * when there is one: our servers serve our envs, and the wire carries neither.
  */
 export async function resolveEnvDefinition(location: EnvLocation): Promise<EnvDefinition> {
   if (!location.remote) return getEnv(location.env);
@@ -53,7 +53,10 @@ export async function resolveEnvDefinition(location: EnvLocation): Promise<EnvDe
     ...(location.onPoolEvent ? { onEvent: location.onPoolEvent } : {}),
   });
   const local = listEnvs().find((definition) => definition.spec.id === remote.spec.id);
-  if (local?.categoryOf === undefined) return remote;
-  const categoryOf = local.categoryOf.bind(local);
-  return { ...remote, categoryOf };
+  if (local === undefined) return remote;
+  return {
+    ...remote,
+    ...(local.categoryOf ? { categoryOf: local.categoryOf.bind(local) } : {}),
+    ...(local.prompt ? { prompt: local.prompt.bind(local) } : {}),
+  };
 }

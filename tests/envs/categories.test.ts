@@ -67,12 +67,15 @@ describe('task categories', () => {
     expect(orderCategories(['Pickup', 'GoTo', 'Pickup'])).toEqual(['Pickup', 'GoTo']);
   });
 
-  it('a remote env takes its categories from the local env of the same id', async () => {
+  it('a remote env takes its categories and its prompt from the local env of the same id', async () => {
     const server = await startEnvServer({ port: 0, resolveEnv: () => getEnv('babyai') });
     const remote = await resolveEnvDefinition({ env: 'babyai', remote: server.url });
     try {
       expect(remote.categoryOf?.('PickupLoc/3')).toBe('Pickup');
       expect(categoryCounts(remote, 'test')).toEqual(categoryCounts(getEnv('babyai'), 'test'));
+      // Issue 35: the env family's LLM prompt travels with its definition, remote or not.
+      expect(remote.prompt?.().family).toBe('babyai');
+      expect(remote.prompt?.().firstTurn('obs')).toBe(getEnv('babyai').prompt?.().firstTurn('obs'));
     } finally {
       await (remote as { close?: () => Promise<void> }).close?.();
       await server.close();
