@@ -331,6 +331,28 @@ def conversations(env_dir):
             {"role": "user", "content": "Thanks."},
         ]
     }
+    # After the last user query Qwen3 keeps the assistant's thinking.
+    convs["thinking-last-turn"] = {
+        "messages": [
+            {"role": "user", "content": "Solve 2+3."},
+            {"role": "assistant", "content": "5", "reasoning_content": "2+3 = 5"},
+        ]
+    }
+    convs["tools-multi-step"] = {
+        "tools": TOOLS,
+        "messages": [
+            {"role": "system", "content": "Craft what is asked."},
+            {"role": "user", "content": "How many planks from 2 logs?"},
+            {
+                "role": "assistant",
+                "content": "Let me check.",
+                "tool_calls": [{"type": "function", "function": {"name": "craft", "arguments": '{"item": "planks", "count": 8}'}}],
+            },
+            {"role": "tool", "content": "crafted 8 oak planks"},
+            {"role": "tool", "content": "inventory: 8 oak planks"},
+            {"role": "assistant", "content": "<think>\nDone.\n</think>\n\nYou get 8 planks."},
+        ],
+    }
     return convs
 
 

@@ -46,7 +46,11 @@ export type GenerationConfig = z.infer<typeof generationConfigSchema>;
 export const tokenizerJsonSchema = z.looseObject({
   model: z.looseObject({
     type: z.string().optional(),
-    vocab: z.union([z.record(z.string(), tokenId), z.array(z.tuple([z.string(), z.number()]))]),
+    // Checked entry by entry in vocab-size.ts: a zod record over 150k entries costs half a second per load.
+    vocab: z.custom<Readonly<Record<string, unknown>> | readonly unknown[]>(
+      (v) => typeof v === 'object' && v !== null,
+      'expected the token → id map (BPE, WordPiece) or the [token, score] list (Unigram)',
+    ),
   }),
   added_tokens: z
     .array(z.looseObject({ id: tokenId, content: z.string(), special: z.boolean().optional() }))

@@ -81,7 +81,7 @@ export function loadHfTokenizer(dir: string, options: LoadHfTokenizerOptions = {
   const config = readJsonFile(join(dir, 'tokenizer_config.json'), tokenizerConfigSchema, true);
   const generation = readJsonFile(join(dir, 'generation_config.json'), generationConfigSchema, true);
 
-  const vocabSize = tokenizerVocabSize(json);
+  const vocabSize = tokenizerVocabSize(dir, json);
   if (options.vocabSize !== undefined) checkVocabFits(dir, vocabSize, options.vocabSize);
 
   const templates = findChatTemplates(dir, config);

@@ -8,11 +8,24 @@ import { join } from 'node:path';
 import type { TokenizerJson } from './config-schemas.ts';
 import { HfTokenizerError } from './hf-tokenizer-error.ts';
 
-export function tokenizerVocabSize(json: TokenizerJson): number {
+export function tokenizerVocabSize(dir: string, json: TokenizerJson): number {
   let max = -1;
   const vocab = json.model.vocab;
   if (Array.isArray(vocab)) max = vocab.length - 1;
-  else for (const id of Object.values(vocab)) if (id > max) max = id;
+  else {
+    for (const [token, id] of Object.entries(vocab)) {
+      if (typeof id !== 'number' || !Number.isInteger(id) || id < 0) {
+        const file = join(dir, 'tokenizer.json');
+        throw new HfTokenizerError(
+          'HF_TOKENIZER_CONFIG_INVALID',
+          `${file}: field "model.vocab": token ${JSON.stringify(token)} has id ${JSON.stringify(id)}, not a non-negative integer`,
+          file,
+          'model.vocab',
+        );
+      }
+      if (id > max) max = id;
+    }
+  }
   for (const token of json.added_tokens) if (token.id > max) max = token.id;
   return max + 1;
 }

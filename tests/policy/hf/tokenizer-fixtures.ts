@@ -3,7 +3,7 @@
  * npm dev dependencies ship, for the tokenizer tests (issue 36).
  */
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
@@ -69,12 +69,20 @@ export function matchesRecord(ids: readonly number[], record: IdsRecord): boolea
  * A fresh folder whose tokenizer.json (and, unless replaced, tokenizer_config.json) link to a
  * real tokenizer's, with the extra files given.
  */
+const made: string[] = [];
+
+/** Removes the folders `tokenizerFolder` made (call in afterAll). */
+export function removeTokenizerFolders(): void {
+  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
+}
+
 export function tokenizerFolder(
   name: TokenizerName,
   files: Record<string, string> = {},
   { linkConfig = true }: { linkConfig?: boolean } = {},
 ): string {
   const dir = mkdtempSync(join(tmpdir(), 'actorgym-hf-tok-'));
+  made.push(dir);
   symlinkSync(join(TOKENIZER_DIRS[name], 'tokenizer.json'), join(dir, 'tokenizer.json'));
   if (linkConfig && files['tokenizer_config.json'] === undefined) {
     symlinkSync(join(TOKENIZER_DIRS[name], 'tokenizer_config.json'), join(dir, 'tokenizer_config.json'));
