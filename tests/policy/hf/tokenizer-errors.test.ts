@@ -24,9 +24,11 @@ function errorOf(fn: () => unknown): HfTokenizerError {
   throw new Error('expected an HfTokenizerError, nothing was thrown');
 }
 
-const qwenConfig = readTokenizerConfig('qwen3');
-const IM_END = 151645;
-const ENDOFTEXT = 151643;
+// Folder handling is tested on the fixtures' 384-token BPE (quick to load); its <|im_end|> is 2
+// and <|endoftext|> 0. The vocabulary and Llama tests use the real tokenizers.
+const tinyConfig = readTokenizerConfig('tiny');
+const IM_END = 2;
+const ENDOFTEXT = 0;
 
 describe('loadHfTokenizer refuses bad folders (issue 36)', () => {
   it('names the missing tokenizer.json', () => {
@@ -42,7 +44,7 @@ describe('loadHfTokenizer refuses bad folders (issue 36)', () => {
   });
 
   it('names a file that is not JSON', () => {
-    const dir = tokenizerFolder('qwen3', { 'tokenizer_config.json': '{"chat_template": ' });
+    const dir = tokenizerFolder('tiny', { 'tokenizer_config.json': '{"chat_template": ' });
     const err = errorOf(() => loadHfTokenizer(dir));
     expect(err.code).toBe('HF_TOKENIZER_CONFIG_INVALID');
     expect(err.message).toContain(join(dir, 'tokenizer_config.json'));
@@ -66,7 +68,7 @@ describe('loadHfTokenizer refuses bad folders (issue 36)', () => {
   });
 
   it('names the file and field of a wrongly shaped eos_token_id', () => {
-    const dir = tokenizerFolder('qwen3', { 'generation_config.json': JSON.stringify({ eos_token_id: 'im_end' }) });
+    const dir = tokenizerFolder('tiny', { 'generation_config.json': JSON.stringify({ eos_token_id: 'im_end' }) });
     const err = errorOf(() => loadHfTokenizer(dir));
     expect(err.code).toBe('HF_TOKENIZER_CONFIG_INVALID');
     expect(err.field).toBe('eos_token_id');
@@ -75,7 +77,7 @@ describe('loadHfTokenizer refuses bad folders (issue 36)', () => {
   });
 
   it('names the file and field of an eos_token_id past the vocabulary', () => {
-    const dir = tokenizerFolder('qwen3', { 'generation_config.json': JSON.stringify({ eos_token_id: [IM_END, 999_999] }) });
+    const dir = tokenizerFolder('tiny', { 'generation_config.json': JSON.stringify({ eos_token_id: [IM_END, 999_999] }) });
     const err = errorOf(() => loadHfTokenizer(dir));
     expect(err.field).toBe('eos_token_id');
     expect(err.message).toContain('999999');
@@ -83,7 +85,7 @@ describe('loadHfTokenizer refuses bad folders (issue 36)', () => {
   });
 
   it('names the field of an eos_token that is not a token', () => {
-    const dir = tokenizerFolder('qwen3', { 'tokenizer_config.json': JSON.stringify({ ...qwenConfig, eos_token: '<|nope|>' }) });
+    const dir = tokenizerFolder('tiny', { 'tokenizer_config.json': JSON.stringify({ ...tinyConfig, eos_token: '<|nope|>' }) });
     const err = errorOf(() => loadHfTokenizer(dir));
     expect(err.field).toBe('eos_token');
     expect(err.message).toContain('<|nope|>');
@@ -98,14 +100,15 @@ describe('loadHfTokenizer refuses bad folders (issue 36)', () => {
     expect(err.message).toContain('tokenizer.json');
   });
 
-  it('accepts a model with as many or more embedding rows than tokens', () => {
-    expect(loadHfTokenizer(TOKENIZER_DIRS.qwen3, { vocabSize: 151_669 }).vocabSize).toBe(151_669);
-    expect(loadHfTokenizer(TOKENIZER_DIRS.qwen3, { vocabSize: 151_936 }).vocabSize).toBe(151_669);
+  it('accepts a model with as many or more embedding rows than tokens, and refuses one row fewer', () => {
+    expect(loadHfTokenizer(TOKENIZER_DIRS.tiny, { vocabSize: 384 }).vocabSize).toBe(384);
+    expect(loadHfTokenizer(TOKENIZER_DIRS.tiny, { vocabSize: 512 }).vocabSize).toBe(384);
+    expect(errorOf(() => loadHfTokenizer(TOKENIZER_DIRS.tiny, { vocabSize: 383 })).message).toContain('vocab_size is 383');
   });
 
   it('names the folder and both places looked when there is no chat template', () => {
-    const { chat_template: _, ...noTemplate } = qwenConfig;
-    const dir = tokenizerFolder('qwen3', { 'tokenizer_config.json': JSON.stringify(noTemplate) });
+    const { chat_template: _, ...noTemplate } = tinyConfig;
+    const dir = tokenizerFolder('tiny', { 'tokenizer_config.json': JSON.stringify(noTemplate) });
     const err = errorOf(() => loadHfTokenizer(dir));
     expect(err.code).toBe('HF_CHAT_TEMPLATE_MISSING');
     expect(err.message).toContain(dir);
@@ -120,7 +123,7 @@ describe('loadHfTokenizer refuses bad folders (issue 36)', () => {
   });
 
   it('names the template when it raises', () => {
-    const dir = tokenizerFolder('qwen3', { 'chat_template.jinja': "{{ raise_exception('only user turns') }}" });
+    const dir = tokenizerFolder('tiny', { 'chat_template.jinja': "{{ raise_exception('only user turns') }}" });
     const err = errorOf(() => loadHfTokenizer(dir).applyChatTemplate([{ role: 'user', content: 'hi' }]));
     expect(err.code).toBe('HF_CHAT_TEMPLATE_RENDER');
     expect(err.message).toContain('only user turns');
@@ -132,7 +135,7 @@ describe('where the chat template comes from (issue 36)', () => {
   const messages = [{ role: 'user', content: 'hi' }];
 
   it('prefers chat_template.jinja over tokenizer_config.json, as transformers does', () => {
-    const dir = tokenizerFolder('qwen3', { 'chat_template.jinja': 'FILE {{ messages[0].content }}' });
+    const dir = tokenizerFolder('tiny', { 'chat_template.jinja': 'FILE {{ messages[0].content }}' });
     expect(loadHfTokenizer(dir).applyChatTemplate(messages)).toBe('FILE hi');
   });
 
@@ -141,7 +144,7 @@ describe('where the chat template comes from (issue 36)', () => {
       { name: 'default', template: 'DEFAULT' },
       { name: 'tool_use', template: 'TOOLS {{ tools | length }}' },
     ];
-    const dir = tokenizerFolder('qwen3', { 'tokenizer_config.json': JSON.stringify({ ...qwenConfig, chat_template }) });
+    const dir = tokenizerFolder('tiny', { 'tokenizer_config.json': JSON.stringify({ ...tinyConfig, chat_template }) });
     const tok = loadHfTokenizer(dir);
     expect(tok.applyChatTemplate(messages)).toBe('DEFAULT');
     expect(tok.applyChatTemplate(messages, { tools: [{ name: 'f' }] })).toBe('TOOLS 1');
@@ -150,13 +153,13 @@ describe('where the chat template comes from (issue 36)', () => {
 
 describe('EOS and stop ids (issue 36)', () => {
   it('take the tokenizer eos_token without a generation config', () => {
-    const tok = loadHfTokenizer(TOKENIZER_DIRS.qwen3);
+    const tok = loadHfTokenizer(TOKENIZER_DIRS.tiny);
     expect(tok.eosIds).toEqual([IM_END]);
     expect(tok.stopIds).toEqual([IM_END]);
   });
 
   it('take eos_token_id as one number and add the tokenizer eos_token to the stop ids', () => {
-    const tok = loadHfTokenizer(tokenizerFolder('qwen3', { 'generation_config.json': JSON.stringify({ eos_token_id: ENDOFTEXT }) }));
+    const tok = loadHfTokenizer(tokenizerFolder('tiny', { 'generation_config.json': JSON.stringify({ eos_token_id: ENDOFTEXT }) }));
     expect(tok.eosIds).toEqual([ENDOFTEXT]);
     expect(tok.stopIds).toEqual([ENDOFTEXT, IM_END]);
   });

