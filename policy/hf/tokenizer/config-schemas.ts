@@ -53,7 +53,15 @@ export const tokenizerJsonSchema = z.looseObject({
     ),
   }),
   added_tokens: z
-    .array(z.looseObject({ id: tokenId, content: z.string(), special: z.boolean().optional() }))
+    .array(
+      z.looseObject({
+        id: tokenId,
+        content: z.string(),
+        special: z.boolean().optional(),
+        lstrip: z.boolean().optional(),
+        rstrip: z.boolean().optional(),
+      }),
+    )
     .default([]),
 });
 export type TokenizerJson = z.infer<typeof tokenizerJsonSchema>;

@@ -29,6 +29,7 @@ import {
   renderChatTemplate,
   selectChatTemplate,
 } from './chat-template.ts';
+import { chatContinuation } from './chat-continuation.ts';
 import { readJsonFile } from './read-json-file.ts';
 import { type SpecialTokens, specialTokensOf } from './special-tokens.ts';
 import { stopIdsOf } from './stop-ids.ts';
@@ -74,6 +75,13 @@ export interface HfTokenizer {
   applyChatTemplate(messages: readonly ChatMessage[], options?: ChatTemplateOptions): string;
   /** The rendered conversation's ids, without post-processor tokens (the template writes its own BOS), as transformers does. */
   encodeChat(messages: readonly ChatMessage[], options?: ChatTemplateOptions): number[];
+  /**
+   * The ids to append when the conversation grows, for a policy that keeps its tokens: `held` is
+   * the text they spell (the prompt it rendered and what it generated, decoded). Undefined when
+   * the new render does not extend `held` at a cut next to an added token (chat-continuation.ts):
+   * then encode the whole conversation.
+   */
+  continueChat(held: string, messages: readonly ChatMessage[], options?: ChatTemplateOptions): { text: string; ids: number[] } | undefined;
 }
 
 export function loadHfTokenizer(dir: string, options: LoadHfTokenizerOptions = {}): HfTokenizer {
@@ -113,5 +121,9 @@ export function loadHfTokenizer(dir: string, options: LoadHfTokenizerOptions = {
     tokenToId,
     applyChatTemplate,
     encodeChat: (messages, chat) => encode(applyChatTemplate(messages, chat), { addSpecialTokens: false }),
+    continueChat: (held, messages, chat) => {
+      const text = chatContinuation(held, applyChatTemplate(messages, chat), json.added_tokens);
+      return text === undefined ? undefined : { text, ids: encode(text, { addSpecialTokens: false }) };
+    },
   };
 }
