@@ -22,11 +22,17 @@ import { HfTokenizerError } from './hf-tokenizer-error.ts';
 export const CHAT_TEMPLATE_FILE = 'chat_template.jinja';
 export const ADDITIONAL_CHAT_TEMPLATES_DIR = 'additional_chat_templates';
 
-/** A chat message as templates read it; assistant turns may carry `tool_calls` or `reasoning_content`. */
+/**
+ * A chat message as templates read it; assistant turns may carry `tool_calls` or
+ * `reasoning_content`. No index signature, so the LLM policy's messages (policy/llm) pass as they are.
+ */
 export interface ChatMessage {
   readonly role: string;
   readonly content?: string | null;
-  readonly [field: string]: unknown;
+  readonly reasoning_content?: string;
+  readonly tool_calls?: readonly unknown[];
+  readonly tool_call_id?: string;
+  readonly name?: string;
 }
 
 export interface ChatTemplateOptions {

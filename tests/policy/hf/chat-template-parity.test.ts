@@ -7,6 +7,7 @@
  * each with add_generation_prompt true and false (fixtures: scripts/hf/make-tokenizer-fixtures.py).
  */
 import { afterAll, describe, expect, it } from 'vitest';
+import type { ChatMessage as LlmChatMessage } from '../../../policy/llm/chat-types.ts';
 import { type HfTokenizer, loadHfTokenizer } from '../../../policy/hf/tokenizer/index.ts';
 import { TOKENIZER_DIRS, chatFixture, matchesRecord, removeTokenizerFolders, tokenizerFolder } from './tokenizer-fixtures.ts';
 
@@ -38,6 +39,15 @@ describe('chat template parity with transformers apply_chat_template', () => {
     for (const name of ['qwen3', 'llama3'] as const) {
       expect(loadHfTokenizer(TOKENIZER_DIRS[name]).specialTokens).toEqual(fixture.specialTokens[name]);
     }
+  });
+
+  it("renders the LLM policy's chat messages as they are", () => {
+    const messages: LlmChatMessage[] = [
+      { role: 'system', content: 'You are a careful agent. Reply with one action.' },
+      { role: 'user', content: 'You see a red ball. What do you do?' },
+    ];
+    const render = fixture.renders.find((r) => r.template === 'qwen3' && r.conversation === 'system-user' && r.addGenerationPrompt);
+    expect(loadHfTokenizer(TOKENIZER_DIRS.qwen3).applyChatTemplate(messages, { addGenerationPrompt: true })).toBe(render?.text);
   });
 
   describe.each(Object.keys(fixture.templates))('%s', (template) => {
