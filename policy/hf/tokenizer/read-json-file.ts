@@ -21,11 +21,12 @@ export function readJsonFile<S extends z.ZodType>(path: string, schema: S, optio
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const field = issue?.path.map(String).join('.') ?? '';
+    const where = field === '' ? 'the top level' : `field "${field}"`;
     throw new HfTokenizerError(
       'HF_TOKENIZER_CONFIG_INVALID',
-      `${path}: field "${field}": ${issue?.message ?? 'invalid'}`,
+      `${path}: ${where}: ${issue?.message ?? 'invalid'}`,
       path,
-      field,
+      field === '' ? undefined : field,
     );
   }
   return parsed.data;
