@@ -20,7 +20,7 @@ import { WeightFiles } from './safetensors/weight-files.ts';
 import { expectedTensors, isIgnorableTensor, layerPrefix } from './tensor-names.ts';
 
 export interface LoadOptions {
-  /** What the estimate plans for (default batch 1, context min(max_position_embeddings, 4096)). */
+  /** What the estimate plans for (default batch 1, context min(max_position_embeddings, 2048)). */
   readonly memory?: Partial<MemoryRequest>;
   /** Backend whose heap limit applies (default: the active one). */
   readonly backend?: string;
@@ -49,7 +49,7 @@ export async function loadHfModel(dir: string, options: LoadOptions = {}): Promi
   const config = await readHfConfig(dir);
   const request: MemoryRequest = {
     batch: options.memory?.batch ?? 1,
-    context: options.memory?.context ?? Math.min(config.maxPositionEmbeddings, 4096),
+    context: options.memory?.context ?? Math.min(config.maxPositionEmbeddings, 2048),
   };
   const estimate = estimateMemory(config, request);
   assertFits(estimate, request, options.backend ?? tf.getBackend(), `${dir}/config.json`);

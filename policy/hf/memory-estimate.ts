@@ -9,9 +9,11 @@
  * rough bound, not an exact count.
  *
  * The WebAssembly backend's heap is at most 4 GiB (32-bit addressing). What fits there in
- * float32 with a batch of 1 and a 4k context: Qwen2.5-0.5B (494M parameters, 1.84 GiB) and
- * Qwen3-0.6B (596M, 2.2 GiB); not Qwen2.5-1.5B (1.54B, 5.75 GiB), Llama-3.2-1B (1.24B, 4.6 GiB)
- * or anything larger: roughly 0.9B parameters minus what the cache takes.
+ * float32 (estimates printed by this module for the published configs): Qwen2.5-0.5B (494.0M
+ * parameters, 1.84 GiB of weights; 2.35 GiB at batch 1 × 2,048 tokens, 3.74 GiB at 4,096) and
+ * Qwen3-0.6B (596.0M, 2.22 GiB; 3.19 GiB at batch 1 × 2,048, too much at 4,096 because its KV
+ * cache takes 224 KiB a token). Not Qwen2.5-1.5B (5.75 GiB of weights alone), Llama-3.2-1B
+ * (4.60 GiB) or anything larger: those need the tensorflow backend (@tensorflow/tfjs-node).
  */
 import { HfModelError } from './hf-error.ts';
 import type { HfModelConfig } from './config.ts';
@@ -69,7 +71,7 @@ export function assertFits(e: MemoryEstimate, request: MemoryRequest, backend: s
     file,
     'model size',
     `${describeEstimate(e, request)} does not fit the ${backend} backend's ${gib(limit)} heap. ` +
-      'In float32 that heap holds models up to about 0.9B parameters with a small cache (Qwen2.5-0.5B, Qwen3-0.6B; not Qwen2.5-1.5B or Llama-3.2-1B): ' +
-      'use a smaller model, a smaller batch or context, or the tensorflow backend (@tensorflow/tfjs-node).',
+      'In float32 that heap holds Qwen2.5-0.5B (2.35 GiB at batch 1 × 2,048 tokens) or Qwen3-0.6B (3.19 GiB at batch 1 × 2,048), ' +
+      'not Qwen2.5-1.5B or Llama-3.2-1B: use a smaller model, batch or context, or the tensorflow backend (@tensorflow/tfjs-node).',
   );
 }
