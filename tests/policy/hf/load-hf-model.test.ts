@@ -77,6 +77,22 @@ describe('loading HF model folders (wasm)', () => {
     expect(maxAbsDiff(await logitsOf(bf16, IDS), await logitsOf(f32, IDS))).toBe(0);
   });
 
+  it('an F16 copy of a model loads within half precision of the F32 model', async () => {
+    const f32 = await readAll(modelDir('qwen2-tiny'));
+    const f16 = await folderWith(root, 'qwen2-f16', modelDir('qwen2-tiny'), f32.map((t) => ({ ...t, dtype: 'F16' as const })));
+    const files = await WeightFiles.open(f16);
+    for (const t of f32) {
+      expect(files.locate(t.name).entry.dtype).toBe('F16');
+      const back = await files.readFloat32(t.name);
+      for (let i = 0; i < back.length; i++) expect(Math.abs(back[i]! - t.data[i]!)).toBeLessThanOrEqual(2 ** -11 * Math.abs(t.data[i]!) + 2 ** -25);
+    }
+    await files.close();
+    const diff = maxAbsDiff(await logitsOf(f16, IDS), await logitsOf(modelDir('qwen2-tiny'), IDS));
+    console.log(`qwen2-tiny F16 copy: max |dlogit| = ${diff.toExponential(2)}`);
+    expect(diff).toBeGreaterThan(0);
+    expect(diff).toBeLessThanOrEqual(1e-2);
+  });
+
   it('leaves no tensor behind after load and dispose, or after a load refused halfway', async () => {
     const before = tf.memory().numTensors;
     const { model } = await loadHfModel(modelDir('qwen2-tiny'));

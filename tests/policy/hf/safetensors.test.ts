@@ -51,6 +51,21 @@ describe('safetensors dtypes', () => {
     }
     await f.close();
   });
+
+  it('the writer rounds F32 to F16 and BF16 exactly as torch does (nearest even, subnormals, overflow, NaN)', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'hf-dtypes-'));
+    const f = await SafetensorsFile.open(path.join(FIXTURES, 'dtypes', 'values.safetensors'));
+    const values = await f.readFloat32('f32');
+    const file = path.join(dir, 'mine.safetensors');
+    await writeFile(file, encodeSafetensors([{ name: 'f16', shape: [16], data: values, dtype: 'F16' }, { name: 'bf16', shape: [16], data: values, dtype: 'BF16' }]));
+    const mine = await SafetensorsFile.open(file);
+    for (const dtype of ['f16', 'bf16']) {
+      expect(mine.entry(dtype).dtype).toBe(dtype.toUpperCase());
+      expect(Array.from(await mine.readFloat32(dtype))).toEqual(Array.from(await f.readFloat32(`${dtype}_as_f32`)));
+    }
+    await Promise.all([f.close(), mine.close()]);
+    await rm(dir, { recursive: true, force: true });
+  });
 });
 
 describe('safetensors header validation', () => {
