@@ -36,6 +36,11 @@ export interface Generation {
 
 export async function generate(model: HfCausalLm, requests: readonly GenerationRequest[], options: GenerationOptions): Promise<Generation[]> {
   if (!(options.maxNewTokens >= 1)) throw new Error(`maxNewTokens must be ≥ 1, got ${options.maxNewTokens}`);
+  const longest = Math.max(0, ...requests.map((r) => r.prompt.length));
+  if (longest + options.maxNewTokens > model.config.maxPositionEmbeddings) {
+    throw new Error(`generate: prompt of ${longest} tokens + ${options.maxNewTokens} new exceeds max_position_embeddings ${model.config.maxPositionEmbeddings}`);
+  }
+  if (requests.length === 0) return [];
   const stop = new Set(options.stopIds ?? []);
   const out = requests.map(() => ({ tokens: [] as number[], logProbs: [] as number[], finish: 'length' as Generation['finish'] }));
   const rngs: Rng[] = requests.map((r) => mulberry32(r.seed));

@@ -71,6 +71,11 @@ describe('HF generation with a KV cache (wasm)', () => {
         });
       }
 
+      it('refuses to decode past max_position_embeddings; an empty request list gives nothing', async () => {
+        await expect(generate(model, [{ prompt: [5, 6], seed: 0 }], { maxNewTokens: 255, temperature: 0, topP: 1 })).rejects.toThrow(/exceeds max_position_embeddings 256/);
+        expect(await generate(model, [], { maxNewTokens: 4, temperature: 0, topP: 1 })).toEqual([]);
+      });
+
       it('a sampled sequence is the same alone and in a batch; stop ids end a sequence early', async () => {
         const options = { maxNewTokens: 12, temperature: 1, topP: 0.95 };
         const prompts = [[11, 12, 13], [40, 41], [70, 71, 72, 73, 74]];
