@@ -8,6 +8,9 @@
  *
  *   npx tsx bench/hf-forward.ts [--backend wasm] [--repeats 3] [--python /tmp/hfvenv/bin/python] [--threads 1]
  *
+ * It also loads the folder in a fresh process and prints the load time, the bytes on the backend
+ * and how much the process's peak RSS grew (tensor-by-tensor loading keeps it near the model).
+ *
  * The WebAssembly backend is single-threaded under Node, so PyTorch runs with --threads 1 by
  * default (same threads). Without a Python that has torch + transformers, only the TF.js side
  * prints. No assertions: read medians and ratios from one run on a quiet machine.
@@ -99,16 +102,34 @@ async function tfjsRows(model: HfCausalLm, repeats: number): Promise<Row[]> {
   return rows;
 }
 
+/** Loads `dir` and prints load time, the backend's bytes and how much the process's peak RSS grew. */
+async function loadOnly(dir: string): Promise<void> {
+  const backend = await selectBackend(arg('backend', 'wasm') as BackendPreference);
+  const rssBefore = process.resourceUsage().maxRSS;
+  const start = performance.now();
+  const { model, estimate } = await loadHfModel(dir);
+  const seconds = (performance.now() - start) / 1000;
+  const peakGrowth = (process.resourceUsage().maxRSS - rssBefore) / 1024; // maxRSS is in KiB
+  console.log(
+    `model: ${(estimate.parameters / 1e6).toFixed(2)}M parameters (${(estimate.parameterBytes / 2 ** 20).toFixed(1)} MiB in float32); ` +
+      `load on ${backend}: ${seconds.toFixed(2)} s, backend holds ${(tf.memory().numBytes / 2 ** 20).toFixed(1)} MiB, peak RSS grew ${peakGrowth.toFixed(1)} MiB`,
+  );
+  model.dispose();
+}
+
 async function main(): Promise<void> {
+  const loadOnlyDir = process.argv.indexOf('--load-only');
+  if (loadOnlyDir >= 0) return loadOnly(process.argv[loadOnlyDir + 1]!);
   const backend = await selectBackend(arg('backend', 'wasm') as BackendPreference);
   const repeats = Number(arg('repeats', '3'));
   const threads = arg('threads', '1');
   const dir = path.join(os.tmpdir(), 'actorgym-hf-bench-qwen2-10m');
   await writeRandomModel(dir);
-  const loadStart = performance.now();
-  const { model, estimate } = await loadHfModel(dir);
-  console.log(`model: ${(estimate.parameters / 1e6).toFixed(2)}M parameters, loaded in ${((performance.now() - loadStart) / 1000).toFixed(2)} s on ${backend}`);
-  const mine = await tfjsRows(model, repeats);
+  // Load time and peak memory in a fresh process, so writing the folder does not set the peak.
+  const child = spawnSync(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), '--load-only', dir, '--backend', backend], { encoding: 'utf8' });
+  if (child.status !== 0) throw new Error(`load-only run failed: ${child.stderr}`);
+  console.log(child.stdout.trim());
+  const { model } = await loadHfModel(dir);  const mine = await tfjsRows(model, repeats);
   model.dispose();
 
   const python = arg('python', '/tmp/hfvenv/bin/python');
