@@ -14,6 +14,7 @@ import { CheckpointError } from '../../learner/checkpoint/format.ts';
 import { readCheckpoint } from '../../learner/checkpoint/read.ts';
 import { contextOptions, savedHiddenActions, type TrainingConfig } from './config.ts';
 import { modelConfig } from './models.ts';
+import { errorMessage } from '../../envs/error-message.ts';
 
 export interface CheckpointAgent {
   readonly policy: FilteredPolicy;
@@ -39,7 +40,7 @@ export async function loadCheckpointAgent(
     model.setWeights(tensors);
   } catch (error) {
     model.dispose();
-    throw new CheckpointError('CKPT_INCOMPATIBLE', `${dir}/weights.bin: ${error instanceof Error ? error.message : String(error)}`);
+    throw new CheckpointError('CKPT_INCOMPATIBLE', `${dir}/weights.bin: ${errorMessage(error)}`);
   } finally {
     tf.dispose(Object.values(tensors));
   }

@@ -17,6 +17,7 @@ import {
   type CheckpointManifest,
   type CheckpointState,
 } from './format.ts';
+import { errorMessage } from '../../envs/error-message.ts';
 
 const exists = (file: string): Promise<boolean> => fs.stat(file).then(() => true, () => false);
 
@@ -40,7 +41,7 @@ function parseJson<T>(file: string, bytes: Uint8Array): T {
   try {
     return JSON.parse(new TextDecoder().decode(bytes)) as T;
   } catch (error) {
-    throw new CheckpointError('CKPT_CORRUPT', `${file} is not valid JSON (${error instanceof Error ? error.message : String(error)})`);
+    throw new CheckpointError('CKPT_CORRUPT', `${file} is not valid JSON (${errorMessage(error)})`);
   }
 }
 
@@ -85,7 +86,7 @@ function checkBlob(file: string, bytes: Uint8Array): void {
     const tensors = decodeWeights(bytes);
     for (const t of Object.values(tensors)) t.dispose();
   } catch (error) {
-    throw new CheckpointError('CKPT_CORRUPT', `${file} is not a weights blob (${error instanceof Error ? error.message : String(error)})`);
+    throw new CheckpointError('CKPT_CORRUPT', `${file} is not a weights blob (${errorMessage(error)})`);
   }
 }
 
