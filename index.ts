@@ -15,9 +15,9 @@ export {
   type ObserveRunOptions,
   type PoolEnvDefinition,
 } from './transport/index.ts';
-export type { ActRequest, Decision, Policy, TokenTrajectory } from './policy/policy.ts';
+export type { ActRequest, Decision, Policy, TokenTrajectory, TurnUsage } from './policy/policy.ts';
 export { createLlmPolicy, DEFAULT_BASE_URL, type CreateLlmPolicyOptions, type LlmAgent } from './policy/llm/create-llm-policy.ts';
 export { LlmPolicy, type LlmPolicyOptions } from './policy/llm/llm-policy.ts';
 export { LlmError, type LlmErrorCode } from './policy/llm/llm-error.ts';
 export { promptFor, type PromptTemplate, type PromptOptions, type ParsedReply } from './policy/llm/prompts/index.ts';
-export type { ChatMessage, ChatRequest, ChatReply, LlmUsage, TurnUsage } from './policy/llm/chat-types.ts';
+export type { ChatMessage, ChatRequest, ChatReply, LlmUsage } from './policy/llm/chat-types.ts';

@@ -56,5 +56,3 @@ export interface LlmUsage {
   readonly maxInFlight: number;
 }
 
-/** Per-turn accounting an LLM decision carries into the trajectory (defined with the episode it belongs to). */
-export type { TurnUsage } from '../../machines/episode.machine.ts';
