@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseSavedConfig, resolveConfig } from '../../actors/training/config.ts';
 import { loadCheckpointAgent } from '../../actors/training/checkpoint-agent.ts';
 import { freshModels, toCheckpoint, type RunModels } from '../../actors/training/models.ts';
+import { readCheckpoint } from '../../learner/checkpoint/read.ts';
 import { writeCheckpoint } from '../../learner/checkpoint/write.ts';
 import { selectBackend } from '../../policy/backend.ts';
 import { Tokenizer } from '../../policy/tokenizer.ts';
@@ -76,6 +77,16 @@ describe('a checkpoint config read back from disk (issue 35)', () => {
     const ckpt = await saveWith('not-json', config);
     rewrite(ckpt, 'state.json', '{"step": 1, "config": {');
     await expect(loadCheckpointAgent(ckpt, { backend: 'cpu' })).rejects.toThrow(`CKPT_CORRUPT: ${path.join(ckpt, 'state.json')} is not valid JSON`);
+  });
+
+  it('names the field of the checkpoint metadata itself (state.json, tokenizer.json)', async () => {
+    const ckpt = await saveWith('metadata', config);
+    const state = JSON.parse(readFileSync(path.join(ckpt, 'state.json'), 'utf8')) as Record<string, unknown>;
+    rewrite(ckpt, 'state.json', JSON.stringify({ ...state, optimizer: { iterations: 'one', accBeta1: 0.9, accBeta2: 0.999 } }));
+    await expect(readCheckpoint(ckpt)).rejects.toThrow(`CKPT_CORRUPT: ${path.join(ckpt, 'state.json')}: field 'optimizer.iterations': expected number, got string`);
+    const other = await saveWith('tokenizer', config);
+    rewrite(other, 'tokenizer.json', JSON.stringify({ kind: 'bpe', version: 1, vocab: [] }));
+    await expect(readCheckpoint(other)).rejects.toThrow(`CKPT_CORRUPT: ${path.join(other, 'tokenizer.json')}: field 'kind': expected one of actorgym-word-tokenizer`);
   });
 
   it('reads a config written before a field existed as that field\'s documented default', () => {
