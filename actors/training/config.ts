@@ -10,6 +10,7 @@ import type { ObservationFilter } from '../../policy/observation-filter.ts';
 import { parseObservationFilter } from '../../policy/observation-filter.ts';
 import { parseActionWords, type ActionWordOrder } from '../../policy/action-words.ts';
 import { learnerDefaults } from '../../learner/args.ts';
+import { errorMessage } from '../../envs/error-message.ts';
 import { CheckpointError } from '../../learner/checkpoint/format.ts';
 import { parseSavedConfig, type TrainingConfig } from './config-schema.ts';
 
@@ -75,7 +76,7 @@ export function savedHiddenActions(config: Partial<Pick<TrainingConfig, 'hiddenA
   try {
     return actionList('hiddenActions', config.hiddenActions ?? []);
   } catch (error) {
-    throw new CheckpointError('CKPT_CORRUPT', `${file}: ${(error as Error).message}`);
+    throw new CheckpointError('CKPT_CORRUPT', `${file}: ${errorMessage(error)}`);
   }
 }
 
