@@ -63,26 +63,18 @@ const StepResultSchema: z.ZodType<StepResult> = z.object({
   info: StepInfoSchema,
 });
 
-/** What a successful reply's `result` holds, per op. */
-export interface EnvResultByOp {
-  spec: { readonly spec: EnvSpec; readonly hasOracle: boolean };
-  tasks: { readonly tasks: readonly string[] };
-  create: { readonly instance: string };
-  reset: ResetResult;
-  step: StepResult;
-  close: Record<string, never>;
-  oracle: { readonly action: string };
-}
-
-const RESULT_SCHEMAS: { readonly [O in EnvOp]: z.ZodType<EnvResultByOp[O]> } = {
+const RESULT_SCHEMAS = {
   spec: z.object({ spec: EnvSpecSchema, hasOracle: z.boolean() }),
-  tasks: z.object({ tasks: z.array(z.string()) }),
+  tasks: z.object({ tasks: z.array(z.string()).readonly() }),
   create: z.object({ instance }),
   reset: ResetResultSchema,
   step: StepResultSchema,
   close: z.object({}),
   oracle: z.object({ action: z.string() }),
-};
+} as const satisfies { readonly [O in EnvOp]: z.ZodType };
+
+/** What a successful reply's `result` holds, per op (inferred from the schemas above). */
+export type EnvResultByOp = { readonly [O in EnvOp]: Readonly<z.infer<(typeof RESULT_SCHEMAS)[O]>> };
 
 export const WireErrorSchema = z.object({
   code: z.enum(WIRE_ERROR_CODES as readonly WireErrorCode[] as [WireErrorCode, ...WireErrorCode[]]),
