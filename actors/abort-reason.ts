@@ -1,5 +1,5 @@
 import { EnvError } from '../envs/contract.ts';
-import type { AbortReason } from '../streams/events.ts';
+import type { AbortReason } from '../machines/outcome.ts';
 
 /** Maps a failed env call to why the episode is aborted; the agent is never blamed for it. */
 export function envAbortReason(error: unknown): AbortReason {
@@ -9,9 +9,4 @@ export function envAbortReason(error: unknown): AbortReason {
     if (error.code === 'PROTOCOL_ERROR') return 'protocol_error';
   }
   return 'env_error';
-}
-
-export function errorMessage(error: unknown): string {
-  if (error instanceof EnvError) return `${error.code}: ${error.message}`;
-  return error instanceof Error ? error.message : String(error);
 }

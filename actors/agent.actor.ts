@@ -8,7 +8,7 @@
  */
 import { createActor, fromCallback, type ActorRefFrom } from 'xstate';
 import type { ActRequest, Decision, Policy } from '../policy/policy.ts';
-import { errorMessage } from './abort-reason.ts';
+import { errorMessage } from '../envs/error-message.ts';
 import { answer, type ReplyTo } from './env.actor.ts';
 
 export type AgentActorEvent =

@@ -6,7 +6,8 @@
 import { createActor, fromCallback, type ActorRefFrom } from 'xstate';
 import type { Env, ResetOptions } from '../envs/contract.ts';
 import type { AgentDecision, EpisodeEvent } from '../machines/episode.machine.ts';
-import { envAbortReason, errorMessage } from './abort-reason.ts';
+import { errorMessage } from '../envs/error-message.ts';
+import { envAbortReason } from './abort-reason.ts';
 
 export interface ReplyTo {
   send(event: EpisodeEvent): void;

@@ -19,7 +19,7 @@ import { OraclePolicy } from '../policy/oracle-policy.ts';
 import type { Policy } from '../policy/policy.ts';
 import { RandomPolicy } from '../policy/random-policy.ts';
 import type { EpisodeResult, RolloutSummary, RunEvent } from '../streams/events.ts';
-import { errorMessage } from './abort-reason.ts';
+import { errorMessage } from '../envs/error-message.ts';
 import { createAgentActor } from './agent.actor.ts';
 import { CallDeadlines, sweepPeriodMs } from './call-deadlines.ts';
 import { systemClock, type RunClock } from './clock.ts';

@@ -39,9 +39,9 @@ import type { LearnerArgs } from '../learner/args.ts';
 import type { DataParallelGrads } from '../learner/data-parallel.ts';
 import { demoRows, type DemoRows } from '../learner/sft/demo-rows.ts';
 import { sftEpoch, validationLoss } from '../learner/sft/sft-epoch.ts';
-import { checkSftSettings, sftDefaults, type SftSettings } from './sft/sft-settings.ts';
+import { checkSftSettings, SftCheckpointConfigSchema, sftDefaults, type SftSettings } from './sft/sft-settings.ts';
 import { validationTasks } from '../learner/sft/validation-split.ts';
-import { contextOptions, resolveConfig, type TrainingConfig, type TrainingOptionsConfig } from './training/config.ts';
+import { contextOptions, parseSaved, resolveConfig, type TrainingConfig, type TrainingOptionsConfig } from './training/config.ts';
 import { evaluate } from './training/evaluate.ts';
 import { checkRunLimits, startLearnerThreads } from './training/learner-threads.ts';
 import { freshModels, loadModels, toCheckpoint, type RunModels } from './training/models.ts';
@@ -134,7 +134,7 @@ export function createSftSystem(options: SftOptions): SftSystem {
     const resumed = options.resume !== undefined ? await readCheckpoint(options.resume) : undefined;
     let config = freshConfig;
     if (resumed) {
-      const saved = resumed.data.state.config as unknown as TrainingConfig & { sft?: SftSettings };
+      const saved = parseSaved(SftCheckpointConfigSchema, resumed.data.state.config, `${resumed.dir}/state.json`);
       if (saved.sft === undefined) throw new CheckpointError('CKPT_INCOMPATIBLE', `${resumed.dir} is not an SFT checkpoint (resume RL runs with \`train --resume\`)`);
       if (saved.env !== env.spec.id) throw new CheckpointError('CKPT_INCOMPATIBLE', `the checkpoint cloned env "${saved.env}", not "${env.spec.id}"`);
       if (saved.sft.demosSha256 !== settings.demosSha256) throw new CheckpointError('CKPT_INCOMPATIBLE', 'the demos differ from the ones the checkpoint was trained on (sha256 of the demos read)');
@@ -178,7 +178,7 @@ export function createSftSystem(options: SftOptions): SftSystem {
     const curriculum = createCurriculumActor({ schedule, completedSteps: 0 });
     const curriculumSnapshot = curriculumState(curriculum.getSnapshot().context);
     curriculum.stop();
-    const savedConfig = { ...config, sft: settings } as unknown as Record<string, unknown>;
+    const savedConfig = { ...config, sft: settings };
     dir?.init({ ...savedConfig, backend }, fromEpoch);
     events.next({
       type: 'training.started', t: clock.now(), env: env.spec.id, algo: 'sft', backend, learnerThreads: parallel ? 2 : 1, fromStep: fromEpoch,

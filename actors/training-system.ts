@@ -31,7 +31,7 @@ import { collectStep, type CollectedStep } from './training/collect.ts';
 import type { DataParallelGrads } from '../learner/data-parallel.ts';
 import { trainStep } from '../learner/train-step.ts';
 import type { RolloutSystem } from './rollout-system.ts';
-import { contextOptions, resolveConfig, resumeConfig, type TrainingConfig, type TrainingOptionsConfig } from './training/config.ts';
+import { contextOptions, parseSavedConfig, resolveConfig, resumeConfig, type TrainingConfig, type TrainingOptionsConfig } from './training/config.ts';
 import { evaluate } from './training/evaluate.ts';
 import { decisionFields, orderMetrics, rolloutStats } from './training/metrics.ts';
 import { freshModels, initModels, loadModels, toCheckpoint, type RunModels } from './training/models.ts';
@@ -142,7 +142,7 @@ export function createTrainingSystem(options: TrainingOptions): TrainingSystem {
     const resumed = options.resume !== undefined ? await readCheckpoint(options.resume) : undefined;
     const init = options.init !== undefined ? await readCheckpoint(options.init) : undefined;
     const config = resumed
-      ? resumeConfig(resumed.data.state.config as unknown as TrainingConfig, env.spec.id, configOptions)
+      ? resumeConfig(parseSavedConfig(resumed.data.state.config, `${resumed.dir}/state.json`), env.spec.id, configOptions)
       : init
         ? initConfig(init.data.state.config, env.spec.id, configOptions, init.dir)
         : (freshConfig as TrainingConfig);
@@ -197,7 +197,7 @@ export function createTrainingSystem(options: TrainingOptions): TrainingSystem {
         step, policyVersion,
         curriculum: curriculumState(curriculum.getSnapshot().context),
         rng: { seed: config.seed, derivedFrom: 'seed and step' },
-        config: config as unknown as Record<string, unknown>,
+        config,
       });
       return writeCheckpoint(runDir.checkpointDir, data, options.onCheckpointStage ? { onStage: options.onCheckpointStage } : {});
     };

@@ -18,6 +18,7 @@ import type { Env, Oracle } from '../envs/contract.ts';
 import { getBrowserHost } from '../envs/web/browser/browser-host.ts';
 import { treePssBytes, treeRssBytes } from '../envs/web/browser/processes.ts';
 import { closeSharedSites, createWebDefinition, webTasks } from '../envs/web/index.ts';
+import { errorMessage } from '../envs/error-message.ts';
 
 const MB = 1024 * 1024;
 const TARGET_MB = 150;
@@ -99,7 +100,7 @@ async function measure(n: number, episodesPerEnv: number, horizon: number): Prom
               }
             }
           } catch (error) {
-            const reason = (error instanceof Error ? error.message : String(error)).split('\n')[0]!.replace(/\d+/g, 'N');
+            const reason = errorMessage(error, { withCode: false }).split('\n')[0]!.replace(/\d+/g, 'N');
             failures[reason] = (failures[reason] ?? 0) + 1;
           }
         }

@@ -1,9 +1,9 @@
 /** Shared CLI output: one-line errors instead of stack traces, aligned tables, JSON on stdout. */
 import { InvalidArgumentError } from 'commander';
-import { EnvError } from '../envs/contract.ts';
+import { errorMessage } from '../envs/error-message.ts';
 
 export function reportFailure(error: unknown): never {
-  const message = error instanceof EnvError ? `${error.code}: ${error.message}` : error instanceof Error ? error.message : String(error);
+  const message = errorMessage(error);
   process.stderr.write(`actorgym: error: ${message}\n`);
   if (process.env.ACTORGYM_DEBUG && error instanceof Error && error.stack) process.stderr.write(`${error.stack}\n`);
   process.exit(1);

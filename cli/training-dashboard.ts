@@ -7,6 +7,7 @@ import { startDashboard } from '../dashboard/index.ts';
 import type { TrainingEvent } from '../streams/training-events.ts';
 import { serveEventsPort } from './events-port.ts';
 import { dashboardAccess, DEFAULT_DASHBOARD_PORT, DEFAULT_PORT_FALLBACKS, TOKEN_HINT, warn, type DashboardCliOptions } from './commands/dashboard.ts';
+import { errorMessage } from '../envs/error-message.ts';
 
 /**
  * Serves the dashboard of a training run and prints its URL on stderr. A dashboard that cannot
@@ -31,7 +32,7 @@ export async function serveTrainingDashboard(events: Observable<TrainingEvent>, 
       if (guard.token !== undefined) warn(TOKEN_HINT);
       closers.push(() => dashboard.close());
     } catch (error) {
-      warn(`not started: ${error instanceof Error ? error.message : String(error)} (training goes on)`);
+      warn(`not started: ${errorMessage(error)} (training goes on)`);
     }
   }
   // Before the run, waiting for --wait-subscribers; closing it drains every subscriber.

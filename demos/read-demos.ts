@@ -11,6 +11,7 @@ import { AgentTrajItemSchema, envIdOfAgentGymName, parseItemId } from './agenttr
 import { DemoSchema, type Demo } from './demo.ts';
 import { agentTrajToDemo } from './from-agenttraj.ts';
 import { parseDemoRecords, type DemoRecord } from './demo-records.ts';
+import { errorMessage } from '../envs/error-message.ts';
 
 export interface ReadDemosOptions {
   /** The env AgentTraj items are replayed in. Default: the registry's env their `item_id` names. */
@@ -55,7 +56,7 @@ async function agentTrajDemos(records: readonly DemoRecord[], file: string, opti
     try {
       demos.push(await agentTrajToDemo(item, options.env ?? envNamedBy(item.item_id), sample));
     } catch (error) {
-      const message = `${file}:${line}: item ${item.item_id}: ${error instanceof Error ? error.message : String(error)}`;
+      const message = `${file}:${line}: item ${item.item_id}: ${errorMessage(error)}`;
       if (options.skipBad !== true) throw new Error(message);
       options.onSkip?.(message);
     }

@@ -9,6 +9,7 @@ import { getEnv } from '../envs/index.ts';
 import type { Demo } from './demo.ts';
 import { DEMO_FORMATS, type DemoFileFormat } from './demo-records.ts';
 import { demoToAgentTraj } from './to-agenttraj.ts';
+import { errorMessage } from '../envs/error-message.ts';
 
 export { DEMO_FORMATS };
 
@@ -38,7 +39,7 @@ function agentTrajText(demos: readonly Demo[], lines: boolean, options: WriteDem
     try {
       return demoToAgentTraj(demo, options.env?.spec.id === demo.env ? options.env : getEnv(demo.env));
     } catch (error) {
-      throw new Error(`demo ${i} (${demo.env} task ${demo.taskId}, sample ${demo.sample}) cannot be written as AgentTraj: ${error instanceof Error ? error.message : String(error)}`);
+      throw new Error(`demo ${i} (${demo.env} task ${demo.taskId}, sample ${demo.sample}) cannot be written as AgentTraj: ${errorMessage(error)}`);
     }
   });
   if (lines) return jsonLines(items);

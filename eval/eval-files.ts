@@ -14,9 +14,11 @@
  */
 import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, truncateSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { errorMessage } from '../envs/error-message.ts';
 import type { EvalConfig } from './eval-config.ts';
 import { EvalError } from './eval-error.ts';
-import type { EvalEpisodeRecord } from './eval-record.ts';
+import { parseWith } from '../machines/describe-issue.ts';
+import { EvalEpisodeRecordSchema, type EvalEpisodeRecord } from './eval-record.ts';
 
 export interface EpisodesRead {
   readonly records: EvalEpisodeRecord[];
@@ -67,11 +69,9 @@ export class EvalDir {
     const lines = bytes.subarray(0, end).toString('utf8').split('\n');
     lines.pop(); // after the last newline
     const records = lines.map((line, index) => {
-      try {
-        return JSON.parse(line) as EvalEpisodeRecord;
-      } catch {
-        throw new EvalError('EVAL_CORRUPT', `${this.episodesFile}:${index + 1} is not a JSON line written by an evaluation`);
-      }
+      const record = parseJsonLine(line);
+      if (!record.ok) throw new EvalError('EVAL_CORRUPT', `${this.episodesFile}:${index + 1} is not a JSON line written by an evaluation (${record.error})`);
+      return record.value;
     });
     return { records, cutBytes };
   }
@@ -94,5 +94,13 @@ export class EvalDir {
     const temporary = `${file}.${process.pid}.tmp`;
     writeFileSync(temporary, text);
     renameSync(temporary, file);
+  }
+}
+
+function parseJsonLine(line: string): ReturnType<typeof parseWith<EvalEpisodeRecord>> {
+  try {
+    return parseWith(EvalEpisodeRecordSchema, JSON.parse(line));
+  } catch (error) {
+    return { ok: false, error: errorMessage(error) };
   }
 }

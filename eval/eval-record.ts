@@ -3,30 +3,26 @@
  * trajectory. Aborted attempts are written too (what failed, for the record) but are not results:
  * a (task, sample) is done once it has a record that is not aborted.
  */
-import type { EpisodeOutput, EpisodeTurn } from '../machines/episode.machine.ts';
-import type { AbortReason, EpisodeOutcome } from '../streams/events.ts';
+import { z } from 'zod';
+import { EpisodeOutputSchema, type EpisodeOutput } from '../machines/episode-record.ts';
 import type { SampleResult } from './pass-at-k.ts';
 
-export interface EvalEpisodeRecord {
-  readonly episodeId: string;
-  readonly taskId: string;
-  /** 0..n−1. */
-  readonly sample: number;
-  readonly category?: string;
-  readonly attempt: number;
-  readonly outcome: EpisodeOutcome;
-  readonly reward: number;
-  /** The env's own score at the end (SciWorld's 0–100), when it reports one. */
-  readonly score?: number;
-  readonly turns: number;
-  readonly maxTurns: number;
-  readonly policyVersion: number;
-  readonly firstObservation: string;
-  /** Every turn as the episode recorded it: action, observation, reward, and what the decision carried (`usage`, tokens). */
-  readonly trajectory: readonly EpisodeTurn[];
-  readonly abortReason?: AbortReason;
-  readonly error?: string;
-}
+/**
+ * An episode's output (machines/episode-record.ts) less its run slot, plus which sample of its
+ * task it is, the task's category and the env's own score: one schema, so a line read back is
+ * parsed against the same shape that was written.
+ */
+export const EvalEpisodeRecordSchema = EpisodeOutputSchema.unwrap()
+  .omit({ slot: true })
+  .extend({
+    /** 0..n−1. */
+    sample: z.int().min(0),
+    category: z.string().exactOptional(),
+    /** The env's own score at the end (SciWorld's 0–100), when it reports one. */
+    score: z.number().exactOptional(),
+  })
+  .readonly();
+export type EvalEpisodeRecord = z.infer<typeof EvalEpisodeRecordSchema>;
 
 export function episodeRecord(
   output: EpisodeOutput,

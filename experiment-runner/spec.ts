@@ -9,6 +9,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { formatSchedule, parseSchedule } from '../machines/schedule.ts';
+import { errorMessage } from '../envs/error-message.ts';
 
 const positiveInt = z.int().min(1);
 
@@ -108,7 +109,7 @@ export async function loadExperiment(file: string): Promise<Experiment> {
   try {
     json = JSON.parse(text);
   } catch (error) {
-    throw new Error(`${file} is not valid JSON: ${error instanceof Error ? error.message : String(error)}`);
+    throw new Error(`${file} is not valid JSON: ${errorMessage(error)}`);
   }
   const parsed = parseExperiment(json, file);
   if (!parsed.ok) throw new Error(parsed.error);

@@ -14,7 +14,11 @@
  */
 import { assign, emit, setup } from 'xstate';
 import type { StepInfo } from '../envs/contract.ts';
+import type { AgentDecision, EpisodeOutput, EpisodeTurn } from './episode-record.ts';
 import type { AbortReason, EpisodeOutcome } from './outcome.ts';
+
+// The episode record's shapes are one zod schema each (episode-record.ts); the machine speaks their types.
+export type { AgentDecision, EpisodeOutput, EpisodeTurn, TurnUsage } from './episode-record.ts';
 
 export interface EpisodeInput {
   readonly episodeId: string;
@@ -28,29 +32,6 @@ export interface EpisodeInput {
   readonly policyVersion: number;
   readonly envTimeoutMs: number;
   readonly agentTimeoutMs: number;
-}
-
-/** An LLM turn's accounting, as the trajectory keeps it (policy/llm/ produces it). */
-export interface TurnUsage {
-  readonly promptTokens: number;
-  readonly completionTokens: number;
-  readonly latencyMs: number;
-  readonly retries: number;
-  /** The model's reply, verbatim. */
-  readonly reply: string;
-  /** Set when the reply named no action by the env family's rules (the model is told on its next turn). */
-  readonly formatError?: string;
-}
-
-export interface EpisodeTurn {
-  readonly action: string;
-  readonly reward: number;
-  readonly observation: string;
-  readonly invalidAction: boolean;
-  readonly tokenIds?: readonly number[];
-  readonly logProbs?: readonly number[];
-  /** An LLM turn's tokens, latency, retries and reply (policy/llm/chat-types.ts). */
-  readonly usage?: TurnUsage;
 }
 
 /** The turns so far, newest first: plain JSON data, appended in O(1) without copying. */
@@ -70,13 +51,6 @@ export interface EpisodeContext {
   readonly error: string | undefined;
 }
 
-/** What the agent chose, with the tokens and log-probs that produced it when the policy has them. */
-export interface AgentDecision {
-  readonly action: string;
-  readonly tokenIds?: readonly number[];
-  readonly logProbs?: readonly number[];
-  readonly usage?: TurnUsage;
-}
 
 export type EpisodeEvent =
   | { type: 'START' }
@@ -117,21 +91,6 @@ export type EpisodeEmitted =
       truncated: boolean;
     };
 
-export interface EpisodeOutput {
-  readonly episodeId: string;
-  readonly taskId: string;
-  readonly slot: number;
-  readonly attempt: number;
-  readonly outcome: EpisodeOutcome;
-  readonly reward: number;
-  readonly turns: number;
-  readonly maxTurns: number;
-  readonly policyVersion: number;
-  readonly firstObservation: string;
-  readonly trajectory: readonly EpisodeTurn[];
-  readonly abortReason?: AbortReason;
-  readonly error?: string;
-}
 
 type Stepped = Extract<EpisodeEvent, { type: 'ENV.STEPPED' }>;
 type Failure = { readonly reason: AbortReason; readonly error: string };

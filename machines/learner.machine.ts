@@ -15,6 +15,7 @@
  * optimizer and the step counter never disagree.
  */
 import { assign, emit, fromPromise, setup } from 'xstate';
+import { errorMessage } from '../envs/error-message.ts';
 
 /** One learner step's numbers, as logged to metrics.jsonl (flat keys, JSON values). */
 export type LearnerMetrics = Readonly<Record<string, number>>;
@@ -61,8 +62,6 @@ const notProvided = <O, I>(name: string) =>
     throw new Error(`learner effect '${name}' is not provided`);
   });
 
-const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error));
-
 export const learnerMachine = setup({
   types: {
     input: {} as LearnerInput,
@@ -83,7 +82,7 @@ export const learnerMachine = setup({
   },
   actions: {
     requestStop: assign({ stopRequested: true }),
-    recordError: assign({ error: (_, params: { error: unknown }) => errorText(params.error) }),
+    recordError: assign({ error: (_, params: { error: unknown }) => errorMessage(params.error) }),
   },
 }).createMachine({
   id: 'learner',

@@ -1,24 +1,23 @@
 /**
  * How an episode ends, and why an aborted one was: domain types the episode machine and the
  * rollout buffer speak. They live here so that machines/ owns them and imports nothing from
- * streams/; streams/events.ts re-exports them for the events that carry them.
+ * streams/; streams/events.ts builds the event schemas from these (zod is pure data, no I/O).
  */
-export type EpisodeOutcome = 'success' | 'failure' | 'truncated' | 'aborted';
+import { z } from 'zod';
+
+/** How an episode ended (DESIGN "The episode"): only `aborted` is never trained on. */
+export const EpisodeOutcomeSchema = z.enum(['success', 'failure', 'truncated', 'aborted']);
+export type EpisodeOutcome = z.infer<typeof EpisodeOutcomeSchema>;
 
 /** Why an episode was aborted: infrastructure, never the agent. */
-export type AbortReason =
-  | 'env_lost'
-  | 'env_timeout'
-  | 'env_error'
-  | 'agent_timeout'
-  | 'agent_error'
-  | 'protocol_error'
-  | 'cancelled';
+export const AbortReasonSchema = z.enum(['env_lost', 'env_timeout', 'env_error', 'agent_timeout', 'agent_error', 'protocol_error', 'cancelled']);
+export type AbortReason = z.infer<typeof AbortReasonSchema>;
 
 /** Episodes per outcome. */
-export interface OutcomeCounts {
-  success: number;
-  failure: number;
-  truncated: number;
-  aborted: number;
-}
+export const OutcomeCountsSchema = z.object({
+  success: z.int().min(0),
+  failure: z.int().min(0),
+  truncated: z.int().min(0),
+  aborted: z.int().min(0),
+});
+export type OutcomeCounts = z.infer<typeof OutcomeCountsSchema>;

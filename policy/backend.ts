@@ -12,6 +12,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 
 import { BACKEND_PREFERENCES, type BackendPreference } from './backend-preference.ts';
+import { errorMessage } from '../envs/error-message.ts';
 
 export { BACKEND_PREFERENCES, type BackendPreference };
 
@@ -68,7 +69,7 @@ async function load(candidate: Candidate, importModule: BackendImporter): Promis
     }
     return { name: 'cpu' };
   } catch (e) {
-    return { error: e instanceof Error ? e.message : String(e) };
+    return { error: errorMessage(e) };
   }
 }
 

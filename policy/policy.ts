@@ -3,7 +3,9 @@
  * them to `act` as one batch; a policy that keeps per-episode state (a transformer's context and
  * KV cache) drops it on `release`.
  */
-import type { TurnUsage } from '../machines/episode.machine.ts';
+import type { AgentDecision } from '../machines/episode-record.ts';
+
+export type { TurnUsage } from '../machines/episode-record.ts';
 
 export interface ActRequest {
   readonly episodeId: string;
@@ -17,15 +19,12 @@ export interface ActRequest {
   readonly seed: number;
 }
 
-export interface Decision {
-  readonly action: string;
-  /** Token ids the policy sampled for this action (including its end-of-action token). */
-  readonly tokenIds?: readonly number[];
-  /** Log-probabilities of `tokenIds` under the policy that sampled them. */
-  readonly logProbs?: readonly number[];
-  /** An LLM turn's accounting (tokens, latency, retries, the reply); kept in the trajectory. */
-  readonly usage?: TurnUsage;
-}
+/**
+ * What the policy chose for one request: the action, and the tokens, log-probs and LLM accounting
+ * that produced it when it has them. It is the episode machine's `AgentDecision`, one zod schema in
+ * machines/episode-record.ts, since the episode records exactly what the policy returns.
+ */
+export type Decision = AgentDecision;
 
 /** One episode as the policy saw it, token in and token out (DESIGN: multi-turn token layout). */
 export interface TokenTrajectory {

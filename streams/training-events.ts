@@ -1,34 +1,53 @@
 /**
  * The event stream of a training run: every rollout event of every learner step (streams/events.ts)
- * plus the learner's own, all JSON-serialisable, with `t` in milliseconds since the Unix epoch
- * from the run's injected clock (as in streams/events.ts).
+ * plus the learner's own, one zod schema each with its type `z.infer`red from it, all
+ * JSON-serialisable, with `t` in milliseconds since the Unix epoch from the run's injected clock
+ * (as in streams/events.ts). docs/events.md lists every field.
  */
-import type { RolloutSummary, RunEvent } from './events.ts';
+import { z } from 'zod';
+import { jsonNumber, RolloutSummarySchema, RUN_EVENT_SCHEMAS, type RunEvent, type RunEventType } from './events.ts';
 
-export interface TrainingStarted {
-  readonly type: 'training.started';
-  readonly t: number;
-  readonly env: string;
-  readonly algo: string;
+const t = z.number();
+
+/** The learner is about to take its first step (of this process: `fromStep` on a resumed run). */
+export const TrainingStartedSchema = z.object({
+  type: z.literal('training.started'),
+  t,
+  env: z.string(),
+  /** `grpo`, `ppo`, `reinforce++`, `rloo`, or `sft` for behaviour cloning. */
+  algo: z.string(),
   /** The tfjs backend in use ('wasm', 'cpu', 'tensorflow'). */
-  readonly backend: string;
+  backend: z.string(),
   /** Threads computing the learner's gradients: 2 when a worker takes half of each minibatch. */
-  readonly learnerThreads: number;
-  readonly fromStep: number;
-  readonly targetSteps: number;
-  readonly out: string;
-  readonly parameters: number;
-  readonly vocabSize: number;
-}
+  learnerThreads: z.int(),
+  /** Learner steps already done (0, or the checkpoint's step on resume). */
+  fromStep: z.int(),
+  /** The step the run trains up to. */
+  targetSteps: z.int(),
+  /** The run directory ('' when it writes none). */
+  out: z.string(),
+  /** Trainable parameters of the policy. */
+  parameters: z.int(),
+  vocabSize: z.int(),
+});
+/** The learner is about to take its first step (of this process: `fromStep` on a resumed run). */
+export type TrainingStarted = Readonly<z.infer<typeof TrainingStartedSchema>>;
 
-export interface LearnerStepped {
-  readonly type: 'learner.stepped';
-  readonly t: number;
-  readonly step: number;
-  readonly policyVersion: number;
-  /** The metrics.jsonl line of this step, less the curriculum's decision (`curriculum.decided` carries it). */
-  readonly metrics: Readonly<Record<string, number>>;
-}
+/** One learner step is done. */
+export const LearnerSteppedSchema = z.object({
+  type: z.literal('learner.stepped'),
+  t,
+  step: z.int(),
+  /** Version of the weights after the step. */
+  policyVersion: z.int(),
+  /**
+   * The metrics.jsonl line of this step, less the curriculum's decision (`curriculum.decided`
+   * carries it). A NaN metric (a mean over nothing) is `null` on the wire, read back as NaN.
+   */
+  metrics: z.record(z.string(), jsonNumber).readonly(),
+});
+/** One learner step is done. */
+export type LearnerStepped = Readonly<z.infer<typeof LearnerSteppedSchema>>;
 
 /**
  * The curriculum's decision after learner step `step` (every step, also when it holds): the
@@ -36,63 +55,103 @@ export interface LearnerStepped {
  * success, turns, truncation share and entropy, and for adaptive schedules their trends over the
  * window (docs/curriculum.md); null where unknown.
  */
-export interface CurriculumDecided {
-  readonly type: 'curriculum.decided';
-  readonly t: number;
-  readonly step: number;
-  readonly from: number;
-  readonly to: number;
-  readonly decision: 'raise' | 'hold' | 'back';
-  readonly reason: string;
-  readonly signals: Readonly<Record<string, number | null>>;
-}
+export const CurriculumDecidedSchema = z.object({
+  type: z.literal('curriculum.decided'),
+  t,
+  step: z.int(),
+  /** The horizon of step `step`. */
+  from: z.int(),
+  /** The horizon of step `step + 1`. */
+  to: z.int(),
+  decision: z.enum(['raise', 'hold', 'back']),
+  /** Why, in words. */
+  reason: z.string(),
+  signals: z.record(z.string(), z.number().nullable()).readonly(),
+});
+/** The curriculum's decision after learner step `step` (docs/curriculum.md). */
+export type CurriculumDecided = Readonly<z.infer<typeof CurriculumDecidedSchema>>;
 
-export interface CheckpointSaved {
-  readonly type: 'checkpoint.saved';
-  readonly t: number;
-  readonly step: number;
-  readonly path: string;
-}
+/** A checkpoint was written. */
+export const CheckpointSavedSchema = z.object({
+  type: z.literal('checkpoint.saved'),
+  t,
+  /** The learner step it holds. */
+  step: z.int(),
+  /** Its directory. */
+  path: z.string(),
+});
+/** A checkpoint was written. */
+export type CheckpointSaved = Readonly<z.infer<typeof CheckpointSavedSchema>>;
 
-export interface EvaluationFinished {
-  readonly type: 'evaluation.finished';
-  readonly t: number;
-  readonly summary: RolloutSummary;
-}
+/** The final evaluation on the test split is done. */
+export const EvaluationFinishedSchema = z.object({
+  type: z.literal('evaluation.finished'),
+  t,
+  summary: RolloutSummarySchema.readonly(),
+});
+/** The final evaluation on the test split is done. */
+export type EvaluationFinished = Readonly<z.infer<typeof EvaluationFinishedSchema>>;
 
-export interface TrainingFinished {
-  readonly type: 'training.finished';
-  readonly t: number;
-  readonly steps: number;
+/** The learner ended. */
+export const TrainingFinishedSchema = z.object({
+  type: z.literal('training.finished'),
+  t,
+  /** Learner steps done in all (a resumed run counts the checkpoint's too). */
+  steps: z.int(),
   /** How the learner ended: the target was reached, stop() was called, or an effect failed. */
-  readonly status: 'done' | 'stopped' | 'failed';
+  status: z.enum(['done', 'stopped', 'failed']),
   /** Why it ended before its target step, when a time budget ended it (status done). */
-  readonly reason?: string;
-}
+  reason: z.string().exactOptional(),
+});
+/** The learner ended. */
+export type TrainingFinished = Readonly<z.infer<typeof TrainingFinishedSchema>>;
 
 /**
  * A learner step's collection is on hold: some of its slots were aborted (their env servers were
  * lost) and no env server is reachable. The learner never trains on a batch cut short by aborts;
  * it waits here, and `training.resumed` follows once a server is back.
  */
-export interface TrainingPaused {
-  readonly type: 'training.paused';
-  readonly t: number;
+export const TrainingPausedSchema = z.object({
+  type: z.literal('training.paused'),
+  t,
   /** The learner step being collected. */
-  readonly step: number;
+  step: z.int(),
   /** Task slots of the step still to collect. */
-  readonly slots: number;
-  readonly reason: string;
-}
+  slots: z.int(),
+  /** Why, in words. */
+  reason: z.string(),
+});
+/** A learner step's collection is on hold until an env server is reachable again. */
+export type TrainingPaused = Readonly<z.infer<typeof TrainingPausedSchema>>;
 
-export interface TrainingResumed {
-  readonly type: 'training.resumed';
-  readonly t: number;
-  readonly step: number;
-  readonly slots: number;
-  readonly pausedSeconds: number;
-}
+/** Collection goes on after a `training.paused`. */
+export const TrainingResumedSchema = z.object({
+  type: z.literal('training.resumed'),
+  t,
+  step: z.int(),
+  slots: z.int(),
+  /** How long collection was on hold. */
+  pausedSeconds: z.number(),
+});
+/** Collection goes on after a `training.paused`. */
+export type TrainingResumed = Readonly<z.infer<typeof TrainingResumedSchema>>;
 
+/** The learner's own event schemas, beside the run events of its steps. */
+export const LEARNER_EVENT_SCHEMAS = [
+  TrainingStartedSchema,
+  LearnerSteppedSchema,
+  CurriculumDecidedSchema,
+  CheckpointSavedSchema,
+  EvaluationFinishedSchema,
+  TrainingFinishedSchema,
+  TrainingPausedSchema,
+  TrainingResumedSchema,
+] as const;
+
+/** Any event of a rollout or training run's stream, parsed by its `type`. */
+export const TrainingEventSchema = z.discriminatedUnion('type', [...RUN_EVENT_SCHEMAS, ...LEARNER_EVENT_SCHEMAS]);
+
+/** Any event of a training run's stream: the run events of its steps and the learner's own. */
 export type TrainingEvent =
   | RunEvent
   | TrainingStarted
@@ -103,3 +162,13 @@ export type TrainingEvent =
   | TrainingFinished
   | TrainingPaused
   | TrainingResumed;
+
+export type TrainingEventType = TrainingEvent['type'];
+
+/** The learner's own event types. */
+export const TRAINING_EVENT_TYPES = LEARNER_EVENT_SCHEMAS.map((schema) => schema.shape.type.value) as readonly Exclude<TrainingEventType, RunEventType>[];
+
+// The schema parses to exactly the union above (both directions of assignability).
+type Parsed = z.infer<typeof TrainingEventSchema>;
+const _schemaMatchesType: [Parsed extends TrainingEvent ? true : false, TrainingEvent extends Parsed ? true : false] = [true, true];
+void _schemaMatchesType;

@@ -3,23 +3,30 @@
  * the model, tokenizer and context exactly as RL would use them. Saved in config.json and in
  * every SFT checkpoint (`state.config.sft`), so `--resume` can refuse a changed setup.
  */
-export interface SftSettings {
+import { z } from 'zod';
+import { TrainingConfigSchema } from '../training/config-schema.ts';
+
+export const SftSettingsSchema = z.object({
   /** Passes over the training demos; one pass is one "step" in metrics.jsonl and checkpoints. */
-  readonly epochs: number;
+  epochs: z.number(),
   /** Adam learning rate. */
-  readonly lr: number;
+  lr: z.number(),
   /** Rows (context windows) per Adam update. */
-  readonly minibatch: number;
+  minibatch: z.number(),
   /** Share of the demos' tasks held out for the validation loss (0 = none). */
-  readonly validationShare: number;
+  validationShare: z.number(),
   /** Epochs between test evaluations (0 = only at the end). */
-  readonly evalEvery: number;
+  evalEvery: z.number(),
   /** Test episodes per evaluation ('all' = the whole test split). */
-  readonly evalEpisodes: number | 'all';
+  evalEpisodes: z.union([z.number(), z.literal('all')]),
   /** The demos file(s), and a digest of their content (a resumed run must see the same demos). */
-  readonly demos: readonly string[];
-  readonly demosSha256: string;
-}
+  demos: z.array(z.string()).readonly(),
+  demosSha256: z.string(),
+});
+export type SftSettings = Readonly<z.infer<typeof SftSettingsSchema>>;
+
+/** An SFT checkpoint's `state.config`: the run's config with the SFT settings beside it (absent in an RL checkpoint). */
+export const SftCheckpointConfigSchema = TrainingConfigSchema.extend({ sft: SftSettingsSchema.exactOptional() });
 
 export const sftDefaults = { epochs: 20, lr: 1e-3, minibatch: 32, validationShare: 0.1, evalEvery: 5, evalEpisodes: 'all' as const };
 

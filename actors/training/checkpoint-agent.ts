@@ -12,8 +12,9 @@ import { Transformer } from '../../policy/transformer/transformer.ts';
 import { decodeWeights } from '../../policy/transformer/weights-io.ts';
 import { CheckpointError } from '../../learner/checkpoint/format.ts';
 import { readCheckpoint } from '../../learner/checkpoint/read.ts';
-import { contextOptions, savedHiddenActions, type TrainingConfig } from './config.ts';
+import { contextOptions, parseSavedConfig, savedHiddenActions, type TrainingConfig } from './config.ts';
 import { modelConfig } from './models.ts';
+import { errorMessage } from '../../envs/error-message.ts';
 
 export interface CheckpointAgent {
   readonly policy: FilteredPolicy;
@@ -30,7 +31,7 @@ export async function loadCheckpointAgent(
 ): Promise<CheckpointAgent> {
   const backend = await selectBackend(options.backend ?? 'auto');
   const { dir, data } = await readCheckpoint(location);
-  const config = data.state.config as unknown as TrainingConfig;
+  const config = parseSavedConfig(data.state.config, `${dir}/state.json`);
   const hide = savedHiddenActions(config, `${dir}/state.json`);
   const tokenizer = Tokenizer.fromJSON(data.tokenizer);
   const model = new Transformer(modelConfig(tokenizer, data.state.model));
@@ -39,7 +40,7 @@ export async function loadCheckpointAgent(
     model.setWeights(tensors);
   } catch (error) {
     model.dispose();
-    throw new CheckpointError('CKPT_INCOMPATIBLE', `${dir}/weights.bin: ${error instanceof Error ? error.message : String(error)}`);
+    throw new CheckpointError('CKPT_INCOMPATIBLE', `${dir}/weights.bin: ${errorMessage(error)}`);
   } finally {
     tf.dispose(Object.values(tensors));
   }

@@ -9,75 +9,13 @@ import { formatSchedule, parseSchedule, type Schedule } from '../../machines/sch
 import type { ObservationFilter } from '../../policy/observation-filter.ts';
 import { parseObservationFilter } from '../../policy/observation-filter.ts';
 import { parseActionWords, type ActionWordOrder } from '../../policy/action-words.ts';
-import type { TransformerConfig } from '../../policy/transformer/config.ts';
-import { learnerDefaults, type LearnerArgs } from '../../learner/args.ts';
+import { learnerDefaults } from '../../learner/args.ts';
+import { errorMessage } from '../../envs/error-message.ts';
 import { CheckpointError } from '../../learner/checkpoint/format.ts';
+import { parseSavedConfig, type TrainingConfig } from './config-schema.ts';
 
-export type ModelOverrides = Partial<Omit<TransformerConfig, 'vocabSize'>>;
-
-/**
- * Everything that defines the run's maths and random draws (config.json, state.json). The
- * learner's hyperparameters (lr, epochs, clip, KL, entropy, …) are `LearnerArgs`'s.
- */
-export interface TrainingConfig extends Omit<LearnerArgs, 'algo'> {
-  readonly env: string;
-  readonly algo: Algorithm;
-  /** Horizon schedule, e.g. `scaling:[6,13,20]@100`. */
-  readonly schedule: string;
-  /** Learner steps of the whole run (a resumed run continues up to this step). */
-  readonly steps: number;
-  readonly tasksPerStep: number;
-  /** Rollouts per task (G). */
-  readonly groupSize: number;
-  readonly seed: number;
-  readonly model: ModelOverrides;
-  /** What the model reads of each observation (policy/observation-filter.ts). */
-  readonly observation: ObservationFilter;
-  /** GRPO/RLOO: skip groups whose rewards are all equal. */
-  readonly dropUninformative: boolean;
-  /**
-   * Relabel the env's symmetric words (`EnvSpec.symmetries`, BabyAI's colours) by a random
-   * permutation per training episode (policy/relabel.ts). Evaluation reads the env's own words.
-   * Absent in checkpoints written before it existed, which is `false`.
-   */
-  readonly relabel: boolean;
-  /**
-   * Actions taken out of the choices the policy decodes from, in training and evaluation; the env
-   * is untouched. For BabyAI's `check available actions`: under the `no-action-list` filter it
-   * only spends a turn and replaces the view with a list the action trie already enforces.
-   * Absent in checkpoints written before it existed, which is none.
-   */
-  readonly hiddenActions: readonly string[];
-  /** Past turns the policy reads (policy/context-window.ts); 'all' = as many as fit. */
-  readonly historyTurns: number | 'all';
-  /**
-   * Past turns keep their action only, not their observation (policy/context-window.ts): a
-   * memory of what the agent did at a few tokens a turn. Needs a numeric `historyTurns`. Absent
-   * in checkpoints written before it existed, which is `false`.
-   */
-  readonly historyActionsOnly: boolean;
-  /** Tokens of the first observation kept as the instruction; 'auto' = maxContext / 2. */
-  readonly instructionTokens: number | 'auto';
-  /**
-   * The order the policy decodes an action's words in (policy/action-words.ts): 'reversed'
-   * chooses the object before the verb. Absent in checkpoints written before it existed, which
-   * is 'as-written'.
-   */
-  readonly actionWords: ActionWordOrder;
-  readonly maxVocab: number;
-  /** Train tasks whose oracle and random rollouts make the tokenizer's corpus. */
-  readonly corpusTasks: number;
-  readonly concurrency: number;
-  readonly checkpointEvery: number;
-  /** Test episodes evaluated at the end (0 = skip; default the whole test split). */
-  readonly evalEpisodes: number | 'all';
-  /** Sampling temperature of the final evaluation (0 = greedy). */
-  readonly evalTemperature: number;
-  /** Horizon of the final evaluation (default the env's default horizon). */
-  readonly evalHorizon: number | 'default';
-  /** The checkpoint whose weights started the run (`train --init`), if any; also its KL reference. */
-  readonly initFrom?: string;
-}
+// The config's one schema, with the type inferred from it and the reader of a saved one (config-schema.ts).
+export { parseSaved, parseSavedConfig, TrainingConfigSchema, type ModelOverrides, type TrainingConfig } from './config-schema.ts';
 
 export type TrainingOptionsConfig = Partial<Omit<TrainingConfig, 'env' | 'algo' | 'schedule'>> & {
   readonly algo?: string;
@@ -138,7 +76,7 @@ export function savedHiddenActions(config: Partial<Pick<TrainingConfig, 'hiddenA
   try {
     return actionList('hiddenActions', config.hiddenActions ?? []);
   } catch (error) {
-    throw new CheckpointError('CKPT_CORRUPT', `${file}: ${(error as Error).message}`);
+    throw new CheckpointError('CKPT_CORRUPT', `${file}: ${errorMessage(error)}`);
   }
 }
 
@@ -242,5 +180,5 @@ export function resumeConfig(saved: TrainingConfig, env: string, options: Traini
     throw new CheckpointError('CKPT_INCOMPATIBLE', `a resumed run keeps the checkpoint's configuration; these differ: ${conflicts.join('; ')}`);
   }
   next.hiddenActions = savedHiddenActions(saved, "the checkpoint's state.json");
-  return next as unknown as TrainingConfig;
+  return parseSavedConfig(next, "the checkpoint's state.json with this run's options");
 }

@@ -6,25 +6,27 @@
  * Everything about RL (algorithm, schedule, learning rate, steps, …) is the caller's.
  */
 import { CheckpointError } from '../../learner/checkpoint/format.ts';
-import { resolveConfig, type TrainingConfig, type TrainingOptionsConfig } from './config.ts';
+import { parseSavedConfig, resolveConfig, type TrainingConfig, type TrainingOptionsConfig } from './config.ts';
 
 /** Fields a run started from a checkpoint inherits from it. */
 export const INHERITED = ['model', 'observation', 'historyTurns', 'historyActionsOnly', 'instructionTokens', 'actionWords', 'hiddenActions', 'maxVocab', 'corpusTasks'] as const;
 
 export function initConfig(saved: Readonly<Record<string, unknown>>, env: string, options: TrainingOptionsConfig & { readonly steps: number }, from: string): TrainingConfig {
-  if (saved.env !== env) throw new CheckpointError('CKPT_INCOMPATIBLE', `${from} was trained on env "${String(saved.env)}", not "${env}"`);
+  // Parsed for its values; which fields the checkpoint has is read from `saved` (one written before a field existed lacks it).
+  const config = parseSavedConfig(saved, `${from}/state.json`);
+  if (config.env !== env) throw new CheckpointError('CKPT_INCOMPATIBLE', `${from} was trained on env "${config.env}", not "${env}"`);
   const conflicts: string[] = [];
   const inherited: Record<string, unknown> = {};
   for (const key of INHERITED) {
     if (saved[key] === undefined) continue;
-    inherited[key] = saved[key];
+    inherited[key] = config[key];
     const given = options[key];
     if (given === undefined) continue;
     // Model overrides compare key by key: a preset may restate some of them.
     const differs = key === 'model'
-      ? Object.entries(given as Record<string, unknown>).some(([k, v]) => JSON.stringify(v) !== JSON.stringify((saved.model as Record<string, unknown>)[k]))
-      : JSON.stringify(given) !== JSON.stringify(saved[key]);
-    if (differs) conflicts.push(`${key} ${JSON.stringify(given)} (checkpoint: ${JSON.stringify(saved[key])})`);
+      ? Object.entries(given as Record<string, unknown>).some(([k, v]) => JSON.stringify(v) !== JSON.stringify((config.model as Record<string, unknown>)[k]))
+      : JSON.stringify(given) !== JSON.stringify(config[key]);
+    if (differs) conflicts.push(`${key} ${JSON.stringify(given)} (checkpoint: ${JSON.stringify(config[key])})`);
   }
   if (conflicts.length > 0) {
     throw new CheckpointError('CKPT_INCOMPATIBLE', `--init keeps the checkpoint's model and inputs; these differ: ${conflicts.join('; ')}`);

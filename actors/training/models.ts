@@ -17,6 +17,7 @@ import { decodeWeights, encodeWeights } from '../../policy/transformer/weights-i
 import { CheckpointError, type CheckpointData, type CheckpointState } from '../../learner/checkpoint/format.ts';
 import { LearnerOptimizer } from '../../learner/optimizer.ts';
 import type { TrainingConfig } from './config.ts';
+import { errorMessage } from '../../envs/error-message.ts';
 
 export interface RunModels {
   readonly tokenizer: Tokenizer;
@@ -80,7 +81,7 @@ function load(model: Transformer, bytes: Uint8Array, file: string): void {
   try {
     model.setWeights(tensors);
   } catch (error) {
-    throw new CheckpointError('CKPT_INCOMPATIBLE', `${file}: ${error instanceof Error ? error.message : String(error)}`);
+    throw new CheckpointError('CKPT_INCOMPATIBLE', `${file}: ${errorMessage(error)}`);
   } finally {
     tf.dispose(Object.values(tensors));
   }

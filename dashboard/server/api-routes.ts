@@ -13,6 +13,7 @@
 import type { DashboardRun } from './dashboard-run.ts';
 import { DashboardError } from './errors.ts';
 import { recordedEpisode, replayEpisode, type ReplayedEpisode } from './replay.ts';
+import { errorMessage } from '../../envs/error-message.ts';
 
 export interface ApiResponse {
   readonly status: number;
@@ -38,7 +39,7 @@ export class ApiRoutes {
       return Buffer.isBuffer(body) ? { status: 200, body, type: 'image/jpeg' } : { status: 200, body };
     } catch (error) {
       if (error instanceof DashboardError) return { status: error.status, body: { error: { code: error.code, message: error.message } } };
-      return { status: 500, body: { error: { code: 'INTERNAL', message: error instanceof Error ? error.message : String(error) } } };
+      return { status: 500, body: { error: { code: 'INTERNAL', message: errorMessage(error) } } };
     }
   }
 

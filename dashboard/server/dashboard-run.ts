@@ -8,6 +8,7 @@ import { EpisodeBoard, type BoardEvent } from './episode-board.ts';
 import { MetricSeries } from './metric-series.ts';
 import { RunDirReader } from './run-dir.ts';
 import type { RunInfo, RunKind } from './wire.ts';
+import { errorMessage } from '../../envs/error-message.ts';
 
 export class DashboardRun {
   readonly board: EpisodeBoard;
@@ -95,7 +96,7 @@ export class DashboardRun {
         }
       },
       (error: unknown) => {
-        if (!quiet) this.warn(`${this.label}: trajectories unavailable: ${error instanceof Error ? error.message : String(error)}`);
+        if (!quiet) this.warn(`${this.label}: trajectories unavailable: ${errorMessage(error)}`);
       },
     );
   }

@@ -29,6 +29,7 @@ import { LiveHub, type LiveHubOptions, type LiveHubStats } from './live-hub.ts';
 import { connectRemoteSource, type RemoteSource } from './remote-source.ts';
 import { RunDirReader } from './run-dir.ts';
 import { StaticAssets } from './static-assets.ts';
+import { errorMessage } from '../../envs/error-message.ts';
 
 export interface DashboardOptions extends LiveHubOptions {
   /** Default 0: a port the OS assigns. */
@@ -178,7 +179,7 @@ export async function startDashboard(options: DashboardOptions = {}): Promise<Da
           const status = run.info().status;
           run.setStatus(status === 'waiting for events' ? 'ended' : status, false);
         },
-        error: (error: unknown) => run.setStatus(`failed: ${error instanceof Error ? error.message : String(error)}`, false),
+        error: (error: unknown) => run.setStatus(`failed: ${errorMessage(error)}`, false),
       });
       cleanups.push(() => subscription.unsubscribe());
       return run;

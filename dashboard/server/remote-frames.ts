@@ -9,7 +9,8 @@
 import type { RawData } from 'ws';
 import { z } from 'zod';
 import { decodeJson } from '../../transport/wire/decode.ts';
-import { RUN_EVENT_TYPES, RunEventSchema } from '../../transport/wire/event-schemas.ts';
+import { RolloutSummarySchema, RUN_EVENT_TYPES, RunEventSchema } from '../../streams/events.ts';
+import { CheckpointSavedSchema, EvaluationFinishedSchema, LearnerSteppedSchema, TrainingFinishedSchema, TrainingStartedSchema } from '../../streams/training-events.ts';
 import type { BoardEvent } from './episode-board.ts';
 
 export type RemoteFrame =
@@ -23,12 +24,13 @@ export type RemoteFrame =
   | { readonly kind: 'bad'; readonly message: string };
 
 const t = z.number();
+// The fields the board reads, picked from the events' own schemas (streams/training-events.ts).
 const TRAINING_EVENT_SCHEMAS: Readonly<Record<string, z.ZodType>> = {
-  'training.started': z.object({ type: z.literal('training.started'), t, env: z.string(), algo: z.string(), fromStep: z.int(), targetSteps: z.int() }),
-  'learner.stepped': z.object({ type: z.literal('learner.stepped'), t, step: z.int(), policyVersion: z.int(), metrics: z.record(z.string(), z.unknown()) }),
-  'checkpoint.saved': z.object({ type: z.literal('checkpoint.saved'), t, step: z.int(), path: z.string() }),
-  'evaluation.finished': z.object({ type: z.literal('evaluation.finished'), t, summary: z.object({ successRate: z.number(), episodes: z.int() }) }),
-  'training.finished': z.object({ type: z.literal('training.finished'), t, steps: z.int(), status: z.string() }),
+  'training.started': TrainingStartedSchema.pick({ type: true, t: true, env: true, algo: true, fromStep: true, targetSteps: true }),
+  'learner.stepped': LearnerSteppedSchema.pick({ type: true, t: true, step: true, policyVersion: true }).extend({ metrics: z.record(z.string(), z.unknown()) }),
+  'checkpoint.saved': CheckpointSavedSchema,
+  'evaluation.finished': EvaluationFinishedSchema.pick({ type: true, t: true }).extend({ summary: RolloutSummarySchema.pick({ successRate: true, episodes: true }) }),
+  'training.finished': TrainingFinishedSchema.pick({ type: true, t: true, steps: true }).extend({ status: z.string() }),
 };
 const RUN_TYPES: ReadonlySet<string> = new Set(RUN_EVENT_TYPES);
 const AnyEventSchema = z.object({ type: z.string().min(1).max(64), t });

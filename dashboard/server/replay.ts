@@ -9,6 +9,7 @@
 import type { Env, JsonValue } from '../../envs/contract.ts';
 import { getEnv } from '../../envs/index.ts';
 import type { LoggedEpisode } from './run-dir.ts';
+import { errorMessage } from '../../envs/error-message.ts';
 
 export interface ReplayFrame {
   /** 0 is the state after reset; turn k follows the k-th action. */
@@ -67,7 +68,7 @@ export async function replayEpisode(envId: string | undefined, logged: LoggedEpi
       replay = 'mismatch';
       note = `the replayed env differs from the log at turn ${error.turn}; pictures stop there`;
     } else {
-      note = `no pictures: ${error instanceof Error ? error.message : String(error)}`;
+      note = `no pictures: ${errorMessage(error)}`;
     }
   } finally {
     await env?.close().catch(() => {});

@@ -12,6 +12,7 @@
 import { EnvError } from '../contract.ts';
 import type { Passage } from './grammar.ts';
 import { RETRIEVER_URL_ENV, type Retriever } from './retriever.ts';
+import { errorMessage } from '../error-message.ts';
 
 export interface HttpRetrieverOptions {
   /** The endpoint, e.g. `http://127.0.0.1:8000/retrieve`; a bare `http://host:port` gets `/retrieve`. */
@@ -96,7 +97,7 @@ export class HttpRetriever implements Retriever {
       return new EnvError('ENV_TIMEOUT', `search retriever ${this.url} did not answer within ${this.options.timeoutMs} ms`);
     }
     const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
-    const code = typeof cause === 'object' && cause !== null && 'code' in cause ? String(cause.code) : cause instanceof Error ? cause.message : String(cause);
+    const code = typeof cause === 'object' && cause !== null && 'code' in cause ? String(cause.code) : errorMessage(cause);
     return new EnvError(
       'ENV_LOST',
       `search retriever ${this.url} is unreachable (${code}): start the retrieval server (Search-R1's retrieval_server.py) or unset ${RETRIEVER_URL_ENV} to use the local BM25 engine`,

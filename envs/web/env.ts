@@ -14,6 +14,7 @@ import type { WebSession } from './browser/web-session.ts';
 import type { SiteLease } from './shared-sites.ts';
 import type { WebTask } from './tasks/task.ts';
 import { webTask } from './tasks/web-tasks.ts';
+import { errorMessage } from '../error-message.ts';
 
 export interface WebEnvOptions {
   /** List only elements on screen, as WebArena's `current_viewport_only` (default true). */
@@ -112,7 +113,7 @@ export class WebEnv implements Env {
       const db = sites.local.includes(task.site) ? sites.database(this.instanceId!, task.site) : undefined;
       verdict = evaluateWebTask(task, { answer: result.answer, finalUrl, db });
     } catch (error) {
-      throw new EnvError('ENV_INTERNAL', `web task ${task.id} could not be evaluated: ${error instanceof Error ? error.message : String(error)}`);
+      throw new EnvError('ENV_INTERNAL', `web task ${task.id} could not be evaluated: ${errorMessage(error, { withCode: false })}`);
     }
     const success = verdict.reward === 1;
     const observation = `The episode has ended: ${success ? 'the task is complete' : 'the task is not complete'}. ${verdict.reason}`;

@@ -15,6 +15,7 @@
  * seeds, sampling per (episode seed, turn), minibatch shuffles — so the seed (in the config) and
  * the step counter are the whole RNG state; nothing else needs saving.
  */
+import { z } from 'zod';
 import type { CurriculumState } from '../../machines/curriculum.machine.ts';
 import type { TokenizerJSON } from '../../policy/tokenizer.ts';
 import type { TransformerConfig } from '../../policy/transformer/config.ts';
@@ -41,24 +42,47 @@ export class CheckpointError extends Error {
   }
 }
 
-export interface CheckpointManifest {
-  readonly format: typeof CHECKPOINT_FORMAT;
-  readonly version: typeof CHECKPOINT_VERSION;
-  readonly step: number;
-  readonly files: Readonly<Record<string, { readonly bytes: number; readonly sha256: string }>>;
-}
+/** manifest.json: what the checkpoint holds, each file with its size and SHA-256. */
+export const CheckpointManifestSchema = z.object({
+  format: z.literal(CHECKPOINT_FORMAT),
+  version: z.literal(CHECKPOINT_VERSION),
+  step: z.int().min(0),
+  files: z.record(z.string(), z.object({ bytes: z.int().min(0), sha256: z.string() }).readonly()).readonly(),
+});
+export type CheckpointManifest = Readonly<z.infer<typeof CheckpointManifestSchema>>;
 
-/** state.json. `config` is the run's configuration (actors/training/config.ts), kept as JSON here. */
-export interface CheckpointState {
-  readonly step: number;
-  readonly policyVersion: number;
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const hasNumbers = (value: unknown, keys: readonly string[]): boolean => isObject(value) && keys.every((key) => typeof value[key] === 'number');
+
+/**
+ * state.json. `config` is the run's configuration, kept as JSON here: the run that reads it back
+ * parses it with its own schema (actors/training/config-schema.ts). The curriculum's state and the
+ * model's config are checked for the numbers every reader needs; their other fields are the
+ * curriculum machine's and the transformer's to interpret.
+ */
+export const CheckpointStateSchema = z.object({
+  step: z.int().min(0),
+  policyVersion: z.int().min(0),
   /** The curriculum machine's state (step counter, horizon, adaptive memory, last decision). */
-  readonly curriculum: CurriculumState;
-  readonly optimizer: { readonly iterations: number; readonly accBeta1: number; readonly accBeta2: number };
-  readonly rng: { readonly seed: number; readonly derivedFrom: 'seed and step' };
-  readonly model: TransformerConfig;
-  readonly config: Readonly<Record<string, unknown>>;
-}
+  curriculum: z.custom<CurriculumState>((value) => hasNumbers(value, ['completedSteps', 'horizon']), 'expected the curriculum state {completedSteps, horizon, …}'),
+  optimizer: z.object({ iterations: z.number(), accBeta1: z.number(), accBeta2: z.number() }).readonly(),
+  rng: z.object({ seed: z.number(), derivedFrom: z.literal('seed and step') }).readonly(),
+  model: z.custom<TransformerConfig>(
+    (value) => hasNumbers(value, ['vocabSize', 'dModel', 'nLayers', 'nHeads', 'dFF', 'maxContext']),
+    'expected a model config {vocabSize, dModel, nLayers, nHeads, dFF, maxContext, …}',
+  ),
+  config: z.record(z.string(), z.unknown()).readonly(),
+});
+export type CheckpointState = Readonly<z.infer<typeof CheckpointStateSchema>>;
+
+/** tokenizer.json (policy/tokenizer.ts). */
+export const TokenizerJsonSchema = z.object({
+  kind: z.literal('actorgym-word-tokenizer'),
+  version: z.literal(1),
+  vocab: z.array(z.string()).readonly(),
+});
+const _tokenizerMatches: [z.infer<typeof TokenizerJsonSchema>, TokenizerJSON] extends [TokenizerJSON, z.infer<typeof TokenizerJsonSchema>] ? true : false = true;
+void _tokenizerMatches;
 
 /** A checkpoint in memory: the state plus the binary blobs, as written and read. */
 export interface CheckpointData {

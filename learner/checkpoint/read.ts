@@ -7,16 +7,20 @@ import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { decodeWeights } from '../../policy/transformer/weights-io.ts';
-import type { TokenizerJSON } from '../../policy/tokenizer.ts';
+import type { z } from 'zod';
+import { describeIssue } from '../../machines/describe-issue.ts';
 import {
   CHECKPOINT_FILES,
   CHECKPOINT_FORMAT,
   CHECKPOINT_VERSION,
   CheckpointError,
+  CheckpointManifestSchema,
+  CheckpointStateSchema,
+  TokenizerJsonSchema,
   type CheckpointData,
   type CheckpointManifest,
-  type CheckpointState,
 } from './format.ts';
+import { errorMessage } from '../../envs/error-message.ts';
 
 const exists = (file: string): Promise<boolean> => fs.stat(file).then(() => true, () => false);
 
@@ -36,17 +40,25 @@ export async function locateCheckpoint(location: string): Promise<string> {
   throw new CheckpointError('CKPT_MISSING', `no checkpoint at ${dir}: expected ${path.join(dir, 'manifest.json')} or ${path.join(dir, 'checkpoint', 'manifest.json')}`);
 }
 
-function parseJson<T>(file: string, bytes: Uint8Array): T {
+function parseJson(file: string, bytes: Uint8Array): unknown {
   try {
-    return JSON.parse(new TextDecoder().decode(bytes)) as T;
+    return JSON.parse(new TextDecoder().decode(bytes)) as unknown;
   } catch (error) {
-    throw new CheckpointError('CKPT_CORRUPT', `${file} is not valid JSON (${error instanceof Error ? error.message : String(error)})`);
+    throw new CheckpointError('CKPT_CORRUPT', `${file} is not valid JSON (${errorMessage(error)})`);
   }
+}
+
+/** A JSON file of the checkpoint parsed with its schema; CKPT_CORRUPT names the file and the field. */
+function parseFile<T>(schema: z.ZodType<T>, file: string, bytes: Uint8Array): T {
+  const parsed = schema.safeParse(parseJson(file, bytes));
+  if (!parsed.success) throw new CheckpointError('CKPT_CORRUPT', `${file}: ${describeIssue(parsed.error)}`);
+  return parsed.data;
 }
 
 async function readManifest(dir: string): Promise<CheckpointManifest> {
   const file = path.join(dir, 'manifest.json');
-  const manifest = parseJson<Partial<CheckpointManifest>>(file, await fs.readFile(file));
+  const raw = parseJson(file, await fs.readFile(file));
+  const manifest = (typeof raw === 'object' && raw !== null ? raw : {}) as Partial<Record<keyof CheckpointManifest, unknown>>;
   if (manifest.format !== CHECKPOINT_FORMAT) {
     throw new CheckpointError('CKPT_VERSION', `${file} is not an actorgym checkpoint manifest (format ${JSON.stringify(manifest.format)})`);
   }
@@ -59,7 +71,9 @@ async function readManifest(dir: string): Promise<CheckpointManifest> {
   for (const name of CHECKPOINT_FILES) {
     if (!(name in manifest.files)) throw new CheckpointError('CKPT_CORRUPT', `${file} does not list ${name}`);
   }
-  return manifest as CheckpointManifest;
+  const parsed = CheckpointManifestSchema.safeParse(raw);
+  if (!parsed.success) throw new CheckpointError('CKPT_CORRUPT', `${file}: ${describeIssue(parsed.error)}`);
+  return parsed.data;
 }
 
 /** Reads one listed file and checks its size and checksum against the manifest. */
@@ -85,7 +99,7 @@ function checkBlob(file: string, bytes: Uint8Array): void {
     const tensors = decodeWeights(bytes);
     for (const t of Object.values(tensors)) t.dispose();
   } catch (error) {
-    throw new CheckpointError('CKPT_CORRUPT', `${file} is not a weights blob (${error instanceof Error ? error.message : String(error)})`);
+    throw new CheckpointError('CKPT_CORRUPT', `${file} is not a weights blob (${errorMessage(error)})`);
   }
 }
 
@@ -95,8 +109,8 @@ export async function readCheckpoint(location: string): Promise<{ readonly dir: 
   const files = Object.fromEntries(
     await Promise.all(CHECKPOINT_FILES.map(async (name) => [name, await readVerified(dir, manifest, name)] as const)),
   ) as Record<(typeof CHECKPOINT_FILES)[number], Uint8Array>;
-  const state = parseJson<CheckpointState>(path.join(dir, 'state.json'), files['state.json']);
-  const tokenizer = parseJson<TokenizerJSON>(path.join(dir, 'tokenizer.json'), files['tokenizer.json']);
+  const state = parseFile(CheckpointStateSchema, path.join(dir, 'state.json'), files['state.json']);
+  const tokenizer = parseFile(TokenizerJsonSchema, path.join(dir, 'tokenizer.json'), files['tokenizer.json']);
   if (state.step !== manifest.step) {
     throw new CheckpointError('CKPT_CORRUPT', `${path.join(dir, 'state.json')} is at step ${state.step}, the manifest at ${manifest.step}`);
   }

@@ -44,6 +44,7 @@ import { InstanceLimit, InstanceTable } from './instances.ts';
 import * as limits from './limits.ts';
 import { agentGymRoutes } from './protocol.ts';
 import { listen } from '../listener/listen.ts';
+import { errorMessage } from '../../envs/error-message.ts';
 
 export {
   DEFAULT_IDLE_TTL_MS,
@@ -176,7 +177,7 @@ export async function startAgentGymHttpServer(options: AgentGymHttpServerOptions
       (err: unknown) => {
         if (err instanceof BadRequest) return sendJson(res, err.status, { error: err.message }, draining || err.status === 413, cors);
         const code = err instanceof EnvError || err instanceof InstanceLimit ? err.code : 'ENV_INTERNAL';
-        sendJson(res, 200, { error: err instanceof Error ? err.message : String(err), code }, draining, cors);
+        sendJson(res, 200, { error: errorMessage(err, { withCode: false }), code }, draining, cors);
       },
     );
   });

@@ -10,10 +10,11 @@ import type { Caller } from './access.ts';
 import type { Reply, ServerAdapter } from './adapters.ts';
 import { BadRequest, intField, optionalIntField, readJsonBody, stringField, type Body } from './http-io.ts';
 import type { InstanceTable } from './instances.ts';
+import { errorMessage } from '../../envs/error-message.ts';
 
 /** The 200 error body, as the server writes it for an error thrown by a route. */
 function errorBody(err: unknown): Reply {
-  return { error: err instanceof Error ? err.message : String(err), code: err instanceof EnvError ? err.code : 'ENV_INTERNAL' };
+  return { error: errorMessage(err, { withCode: false }), code: err instanceof EnvError ? err.code : 'ENV_INTERNAL' };
 }
 
 export const KNOWN_ROUTES = ['/create', '/reset', '/step', '/close', '/observation', '/'] as const;

@@ -4,6 +4,7 @@
  * with our message. Each carries a documented literal code.
  */
 import type { ServerResponse } from 'node:http';
+import { errorMessage } from '../../envs/error-message.ts';
 
 export type ApiErrorCode =
   /** The body is not JSON, or a field has the wrong type or value (400). */
@@ -49,7 +50,7 @@ export class ApiError extends Error {
 /** Any failure as an ApiError: ours pass through, anything else is a 500 that names it. */
 export function asApiError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
-  return new ApiError(500, 'internal_error', `the policy failed: ${error instanceof Error ? error.message : String(error)}`);
+  return new ApiError(500, 'internal_error', `the policy failed: ${errorMessage(error)}`);
 }
 
 export function sendJson(res: ServerResponse, status: number, value: unknown, headers: Readonly<Record<string, string>> = {}): void {

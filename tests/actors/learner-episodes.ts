@@ -27,7 +27,7 @@ export function episode(slot: number, group: number, reward: number, picks: numb
   const win = (tokens: number[], agent: number[][]) => ({ tokens, mask: mask(tokens, agent), logProbs: tokens.map(() => -1) });
   // w2's first <act> closes the head (no action sampled there); its action follows the second one.
   const windows = [win(w1, [act(picks[0]!), act(picks[1]!)]), win(w2, [[], act(picks[2]!)])];
-  const output = { episodeId: `e${slot}`, taskId: `t${group}`, slot, attempt: 0, outcome: reward > 0 ? 'success' : 'failure', reward, turns: 3, maxTurns: 3, policyVersion: 0, firstObservation: '', trajectory: [] } as unknown as EpisodeOutput;
+  const output: EpisodeOutput = { episodeId: `e${slot}`, taskId: `t${group}`, slot, attempt: 0, outcome: reward > 0 ? 'success' : 'failure', reward, turns: 3, maxTurns: 3, policyVersion: 0, firstObservation: '', trajectory: [] };
   return { output, group, record: { trajectory: { ...windows[1]!, windows }, availableActions: [ACTIONS, ACTIONS, ACTIONS] } };
 }
 

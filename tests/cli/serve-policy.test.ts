@@ -24,7 +24,7 @@ beforeAll(async () => {
   const models = freshModels(tokenizer, config);
   const data = await toCheckpoint(models, {
     step: 2, policyVersion: 2, curriculum: { completedSteps: 2, horizon: 6 }, rng: { seed: 0, derivedFrom: 'seed and step' },
-    config: config as unknown as Record<string, unknown>,
+    config,
   });
   await writeCheckpoint(path.join(dir, 'checkpoint'), data);
   models.dispose();

@@ -29,7 +29,7 @@ async function at(step: number): Promise<CheckpointData> {
   if (!data.has(step)) {
     data.set(step, await toCheckpoint(models, {
       step, policyVersion: step, curriculum: { completedSteps: step, horizon: 6 }, rng: { seed: 0, derivedFrom: 'seed and step' },
-      config: config as unknown as Record<string, unknown>,
+      config,
     }));
   }
   return data.get(step)!;

@@ -19,7 +19,7 @@ let models: RunModels;
 async function save(target: string, step = 3): Promise<string> {
   const data = await toCheckpoint(models, {
     step, policyVersion: step, curriculum: { completedSteps: step, horizon: 6 }, rng: { seed: 0, derivedFrom: 'seed and step' },
-    config: config as unknown as Record<string, unknown>,
+    config,
   });
   return writeCheckpoint(target, data);
 }

@@ -39,7 +39,7 @@ beforeAll(async () => {
   const models = freshModels(tokenizer, config);
   const data = await toCheckpoint(models, {
     step: 3, policyVersion: 3, curriculum: { completedSteps: 3, horizon: 6 }, rng: { seed: 0, derivedFrom: 'seed and step' },
-    config: config as unknown as Record<string, unknown>,
+    config,
   });
   await writeCheckpoint(path.join(dir, 'checkpoint'), data);
   models.dispose();

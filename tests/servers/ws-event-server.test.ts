@@ -39,7 +39,7 @@ describe('event server and observeRun', () => {
   });
 
   it('carries a training run\'s learner events too, and filters them by type', async () => {
-    const stepped = { type: 'learner.stepped', t: 5, step: 1, metrics: { step: 1, successRate: 0.5, loss: 0.1 } } as unknown as TrainingEvent;
+    const stepped: TrainingEvent = { type: 'learner.stepped', t: 5, step: 1, policyVersion: 1, metrics: { step: 1, successRate: 0.5, loss: 0.1 } };
     const events: TrainingEvent[] = [...runEvents(2), stepped];
     const server = await serve(from(events));
     expect(await lastValueFrom(observeRun(server.url).pipe(toArray()))).toEqual(events);

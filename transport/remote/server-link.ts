@@ -5,6 +5,7 @@
  * server that is restarted on the same address is used again.
  */
 import { EnvError } from '../../envs/contract.ts';
+import { errorMessage } from '../../envs/error-message.ts';
 import { backoffDelay, type BackoffOptions } from './backoff.ts';
 import type { EnvServerConnection } from './ws-client.ts';
 
@@ -79,7 +80,7 @@ export class ServerLink {
 
   stats(): ServerStats {
     const base = { url: this.url, state: this.status, load: this.instances, placed: this.placedTotal, connects: this.connectCount, losses: this.lossCount };
-    return this.failure === undefined ? base : { ...base, lastError: describe(this.failure) };
+    return this.failure === undefined ? base : { ...base, lastError: errorMessage(this.failure) };
   }
 
   /** The first attempt; resolves once it has succeeded or failed (a failure schedules the next). */
@@ -189,9 +190,4 @@ export class ServerLink {
     this.timer = setTimeout(() => void this.tryConnect(), delay);
     if (!this.keepAlive) this.timer.unref();
   }
-}
-
-function describe(error: unknown): string {
-  if (error instanceof EnvError) return `${error.code}: ${error.message}`;
-  return error instanceof Error ? error.message : String(error);
 }

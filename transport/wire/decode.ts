@@ -5,6 +5,7 @@
  */
 import type { RawData } from 'ws';
 import type { z } from 'zod';
+import { errorMessage } from '../../envs/error-message.ts';
 import type { WireError } from './errors.ts';
 import { RequestIdSchema, type RequestId } from './env-schemas.ts';
 
@@ -34,7 +35,7 @@ export function decodeJson(data: RawData, isBinary: boolean): Decoded<unknown> {
   try {
     return { ok: true, value: JSON.parse(frameText(data)) as unknown };
   } catch (error) {
-    return fail(null, 'BAD_JSON', `frame is not JSON: ${(error as Error).message}`);
+    return fail(null, 'BAD_JSON', `frame is not JSON: ${errorMessage(error)}`);
   }
 }
 

@@ -4,7 +4,7 @@
  * response schema is specific to the op of the request it answers, so the client does too.
  */
 import { z } from 'zod';
-import type { EnvSpec, ResetResult, StepInfo, StepResult } from '../../envs/contract.ts';
+import type { EnvSpec, JsonValue, ResetResult, StepInfo, StepResult } from '../../envs/contract.ts';
 import { WIRE_ERROR_CODES, type WireErrorCode } from './errors.ts';
 
 /** Request ids are chosen by the client: a non-negative integer or a short string. */
@@ -33,13 +33,17 @@ export type EnvRequest = z.infer<typeof EnvRequestSchema>;
 export type EnvOp = EnvRequest['op'];
 export const ENV_OPS: ReadonlySet<string> = new Set<EnvOp>(['spec', 'tasks', 'create', 'reset', 'step', 'close', 'oracle']);
 
-// Known info fields are checked; other fields pass through untouched (they came from JSON.parse).
-const StepInfoSchema = z.looseObject({
-  availableActions: z.array(z.string()).exactOptional(),
-  score: z.number().exactOptional(),
-  invalidAction: z.boolean().exactOptional(),
-  success: z.boolean().exactOptional(),
-}) as unknown as z.ZodType<StepInfo>;
+// Known info fields are checked; other fields pass through untouched: they came from JSON.parse,
+// so they are JSON values by construction and are not walked again on every step.
+const fromJson = z.custom<JsonValue>();
+const StepInfoSchema: z.ZodType<StepInfo> = z
+  .object({
+    availableActions: z.array(z.string()).exactOptional(),
+    score: z.number().exactOptional(),
+    invalidAction: z.boolean().exactOptional(),
+    success: z.boolean().exactOptional(),
+  })
+  .catchall(fromJson);
 
 export const EnvSpecSchema: z.ZodType<EnvSpec> = z.object({
   id: z.string(),
@@ -59,26 +63,18 @@ const StepResultSchema: z.ZodType<StepResult> = z.object({
   info: StepInfoSchema,
 });
 
-/** What a successful reply's `result` holds, per op. */
-export interface EnvResultByOp {
-  spec: { readonly spec: EnvSpec; readonly hasOracle: boolean };
-  tasks: { readonly tasks: readonly string[] };
-  create: { readonly instance: string };
-  reset: ResetResult;
-  step: StepResult;
-  close: Record<string, never>;
-  oracle: { readonly action: string };
-}
-
-const RESULT_SCHEMAS: { readonly [O in EnvOp]: z.ZodType<EnvResultByOp[O]> } = {
+const RESULT_SCHEMAS = {
   spec: z.object({ spec: EnvSpecSchema, hasOracle: z.boolean() }),
-  tasks: z.object({ tasks: z.array(z.string()) }),
+  tasks: z.object({ tasks: z.array(z.string()).readonly() }),
   create: z.object({ instance }),
   reset: ResetResultSchema,
   step: StepResultSchema,
-  close: z.object({}) as unknown as z.ZodType<Record<string, never>>,
+  close: z.object({}),
   oracle: z.object({ action: z.string() }),
-};
+} as const satisfies { readonly [O in EnvOp]: z.ZodType };
+
+/** What a successful reply's `result` holds, per op (inferred from the schemas above). */
+export type EnvResultByOp = { readonly [O in EnvOp]: Readonly<z.infer<(typeof RESULT_SCHEMAS)[O]>> };
 
 export const WireErrorSchema = z.object({
   code: z.enum(WIRE_ERROR_CODES as readonly WireErrorCode[] as [WireErrorCode, ...WireErrorCode[]]),

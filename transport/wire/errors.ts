@@ -3,6 +3,7 @@
  * Errors cross the wire as values `{ code, message }`; see docs/protocol.md#error-codes.
  */
 import { EnvError, type EnvErrorCode } from '../../envs/contract.ts';
+import { errorMessage } from '../../envs/error-message.ts';
 
 export type WireErrorCode =
   /** A text frame that is not JSON. */
@@ -98,7 +99,7 @@ const TO_ENV: Readonly<Record<WireErrorCode, EnvErrorCode>> = {
 export function toWireError(error: unknown): WireError {
   if (error instanceof WireFault) return { code: error.code, message: error.message };
   if (error instanceof EnvError) return { code: FROM_ENV[error.code], message: error.message };
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorMessage(error);
   return { code: 'ENV_INTERNAL', message };
 }
 

@@ -16,6 +16,7 @@ import type { WebObservation, WebTab } from './observation.ts';
 import { readPageTree } from './page-tree.ts';
 import { SessionIds } from './session-ids.ts';
 import { LEAVE_MARKER_SCRIPT, settle, trackNavigations } from './settle.ts';
+import { errorMessage } from '../../error-message.ts';
 
 export interface WebSessionOptions {
   /** Sent as the `x-actorgym-instance` header; the sites keep one state per id. */
@@ -53,7 +54,7 @@ const SCROLL = (sign: 1 | -1): string =>
 const done = (message = ''): ActResult => ({ ok: true, message, stopped: false });
 const failed = (message: string): ActResult => ({ ok: false, message, stopped: false });
 const firstLine = (error: unknown): string =>
-  (error instanceof Error ? error.message : String(error)).split('\n')[0]!.replace(/^[\w.]+: /, '').trim();
+  errorMessage(error).split('\n')[0]!.replace(/^[\w.]+: /, '').trim();
 
 /** Opens a session: a fresh context in the shared browser, one tab at `startUrl`. */
 export async function openWebSession(options: WebSessionOptions): Promise<WebSession> {
@@ -320,7 +321,7 @@ export class WebSession implements HostedSession {
     const browser = this.context?.browser();
     if (!browser) return false;
     if (!browser.isConnected()) return true;
-    if (!/closed|disconnected|crash/i.test(error instanceof Error ? error.message : String(error))) return false;
+    if (!/closed|disconnected|crash/i.test(errorMessage(error))) return false;
     await new Promise((resolve) => setTimeout(resolve, 250));
     return !browser.isConnected();
   }
