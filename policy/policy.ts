@@ -5,8 +5,6 @@
  */
 import type { AgentDecision } from '../machines/episode-record.ts';
 
-export type { TurnUsage } from '../machines/episode-record.ts';
-
 export interface ActRequest {
   readonly episodeId: string;
   /** 0-based turn index within the episode. */
