@@ -17,6 +17,7 @@ const dist = join(root, 'dist');
 const ASSETS = [
   'bin/actorgym.js',
   'learner/grad-worker.mjs',
+  'policy/tfjs-gradients.js',
   'policy/transformer/ops/wasm/attention.wasm',
   'envs/textcraft/data/recipes-1.16.json',
   'dashboard/web',
