@@ -16,6 +16,7 @@ import { assign, emit, setup } from 'xstate';
 import type { StepInfo } from '../envs/contract.ts';
 import type { AbortReason, EpisodeOutcome } from './outcome.ts';
 
+/** Input of one episode machine: its ids, task, seed, horizon and call deadlines. */
 export interface EpisodeInput {
   readonly episodeId: string;
   readonly taskId: string;
@@ -42,6 +43,7 @@ export interface TurnUsage {
   readonly formatError?: string;
 }
 
+/** One turn of an episode: the action taken and what the env answered. */
 export interface EpisodeTurn {
   readonly action: string;
   readonly reward: number;
@@ -78,6 +80,10 @@ export interface AgentDecision {
   readonly usage?: TurnUsage;
 }
 
+/**
+ * Events an episode machine takes: the results and failures of the env and agent calls its actors
+ * made, and an abort.
+ */
 export type EpisodeEvent =
   | { type: 'START' }
   | { type: 'ENV.RESET'; observation: string; info: StepInfo }
@@ -117,6 +123,7 @@ export type EpisodeEmitted =
       truncated: boolean;
     };
 
+/** The record an episode machine ends with: ids, outcome, reward, turns and why it ended. */
 export interface EpisodeOutput {
   readonly episodeId: string;
   readonly taskId: string;
@@ -171,6 +178,10 @@ export const CALL_DEADLINES: Readonly<Record<CallState, CallDeadline>> = {
   stepping: { failure: 'ENV.FAILED', reason: 'env_timeout', timeoutMs: (input) => input.envTimeoutMs, error: 'env step passed its deadline' },
 };
 
+/**
+ * One episode as a pure statechart (`idle → resetting → acting → stepping → … → finished`); the
+ * actors layer provides its env and agent calls.
+ */
 export const episodeMachine = setup({
   types: {
     input: {} as EpisodeInput,

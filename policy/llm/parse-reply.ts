@@ -14,6 +14,10 @@
 
 export type FormatError = 'no_action' | 'multiple_actions' | 'no_tag';
 
+/**
+ * A model reply read by AgentGym's Thought/Action rules: the action, or the format error the model
+ * is told about on its next turn.
+ */
 export type ParsedReply =
   | { readonly ok: true; readonly action: string }
   | {

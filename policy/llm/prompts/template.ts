@@ -6,11 +6,13 @@
 import type { ParsedReply } from '../parse-reply.ts';
 import { readTurn, renderTurn, type ReadTurn } from '../render-turns.ts';
 
+/** Options of a prompt template (`promptFor(family, options)`). */
 export interface PromptOptions {
   /** Append the env's available actions to each user turn when the env's own observation does not already show them (default false: AgentGym's prompts do not list them for TextCraft/SciWorld). */
   readonly listActions?: boolean;
 }
 
+/** One env family's conversation contract: the words of its turns and how its replies are read. */
 export interface PromptTemplate {
   /** 'babyai' | 'textcraft' | 'sciworld' | 'search' | 'web' | 'generic'. */
   readonly family: string;
