@@ -13,7 +13,7 @@
  * observation and padding tokens. Advantage estimation runs on the host in plain TS (it is
  * cheap); the losses take `tf.Tensor`s built from these arrays with {@link toTensor2d}.
  */
-import * as tf from '@tensorflow/tfjs';
+import * as tf from '@tensorflow/tfjs-core';
 
 // ---------------------------------------------------------------------------------------------
 // Types

@@ -7,7 +7,7 @@
  * vocabulary entry masked out by constrained decoding) contributes 0·(−1e4) = 0 instead of
  * 0·(−∞) = NaN, in the value and in the gradient.
  */
-import * as tf from '@tensorflow/tfjs';
+import * as tf from '@tensorflow/tfjs-core';
 import { maskedMean } from './masked.ts';
 
 /** Floor on log p inside p·log p; far below any float32 log-probability a model produces. */

@@ -10,7 +10,7 @@
  * gradients non-finite too: check `Number.isFinite(norm)` and skip the optimizer step, as verl
  * does.
  */
-import * as tf from '@tensorflow/tfjs';
+import * as tf from '@tensorflow/tfjs-core';
 
 export type GradClipArgs = {
   /** maximum global L2 norm of all gradients together (paper's recipe: 1.0) */

@@ -10,7 +10,7 @@
  * only matters past |x| = 10, where the result is clamped to 10 either way). The loss is the
  * token-mean over agent tokens (the paper's recipe: coefficient 1e-3 on k3).
  */
-import * as tf from '@tensorflow/tfjs';
+import * as tf from '@tensorflow/tfjs-core';
 import { maskedMean } from './masked.ts';
 
 export type KlEstimator = 'k1' | 'k3';

@@ -5,7 +5,7 @@
  * Departure: verl divides by `mask.sum()` and yields NaN for an empty mask; here the
  * denominator is at least 1, so a batch without agent tokens gives 0.
  */
-import * as tf from '@tensorflow/tfjs';
+import * as tf from '@tensorflow/tfjs-core';
 
 /** sum(x · mask) / max(sum(mask), 1); `mask` may be float32 or int32/bool. Call inside a tidy. */
 export function maskedMean(x: tf.Tensor, mask: tf.Tensor): tf.Scalar {

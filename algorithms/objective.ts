@@ -18,7 +18,7 @@
  * Inside `tf.variableGrads(f)` only the returned scalar survives f: read the stats with
  * {@link readScalars} inside f, or `tf.keep` them.
  */
-import * as tf from '@tensorflow/tfjs';
+import * as tf from '@tensorflow/tfjs-core';
 import { AlgorithmError } from './batch.ts';
 import { entropyLoss } from './entropy.ts';
 import { klLoss, type KlEstimator } from './kl.ts';

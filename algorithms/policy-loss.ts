@@ -13,7 +13,7 @@
  *
  * All tensors are [B, T]; the result scalars are the only tensors left alive.
  */
-import * as tf from '@tensorflow/tfjs';
+import * as tf from '@tensorflow/tfjs-core';
 import { maskedMean } from './masked.ts';
 
 // ---------------------------------------------------------------------------------------------

@@ -10,7 +10,7 @@
  * clipped error was larger. G are the GAE returns (gae.ts), V_old the values the returns were
  * computed with.
  */
-import * as tf from '@tensorflow/tfjs';
+import * as tf from '@tensorflow/tfjs-core';
 import { maskedMean } from './masked.ts';
 
 export type ValueLossArgs = {
@@ -35,7 +35,7 @@ export function valueLoss(
 ): ValueLossTerms {
   const { valueClip } = { ...valueLossDefaults, ...args };
   return tf.tidy(() => {
-    const clippedValues = tf.clipByValue(tf.sub(values, oldValues), -valueClip, valueClip).add(oldValues);
+    const clippedValues = tf.add(tf.clipByValue(tf.sub(values, oldValues), -valueClip, valueClip), oldValues);
     const unclippedError = tf.square(tf.sub(values, returns));
     const clippedError = tf.square(tf.sub(clippedValues, returns));
     return {

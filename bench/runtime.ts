@@ -146,10 +146,10 @@ export async function runRuntimeBench(options: RuntimeBenchOptions = {}): Promis
   console.log(`\nRuntime overhead, no-op env and agent, ${concurrency} concurrent episodes of ${NOOP_LENGTH} steps, median of ${runs} runs\n`);
   console.log(
     table([
-      ['loop', 'µs per step'],
-      ['bare async loop', overhead.bare.toFixed(2)],
-      ['actor runtime (episode machines, agent/env actors, events)', overhead.runtime.toFixed(2)],
-      ['overhead', (overhead.runtime - overhead.bare).toFixed(2)],
+      ['loop', 'wall µs per step', 'CPU µs per step'],
+      ['bare async loop', overhead.bare.toFixed(2), overhead.bareCpu.toFixed(2)],
+      ['actor runtime (episode machines, agent/env actors, events)', overhead.runtime.toFixed(2), overhead.runtimeCpu.toFixed(2)],
+      ['overhead', (overhead.runtime - overhead.bare).toFixed(2), (overhead.runtimeCpu - overhead.bareCpu).toFixed(2)],
     ]),
   );
 }
@@ -196,15 +196,31 @@ const noopPolicy: Policy = {
   release: () => undefined,
 };
 
-export async function measureOverhead(runs: number, concurrency: number, length = NOOP_LENGTH) {
+/** Medians over the alternating runs: wall µs per env step, and this process's CPU µs per env step. */
+export interface OverheadMeasure {
+  readonly bare: number;
+  readonly runtime: number;
+  /** CPU time (user + system) per step: unlike wall time it does not count waiting for a core another job holds. */
+  readonly bareCpu: number;
+  readonly runtimeCpu: number;
+}
+
+export async function measureOverhead(runs: number, concurrency: number, length = NOOP_LENGTH): Promise<OverheadMeasure> {
   const episodes = concurrency * 20;
   const definition: EnvDefinition = {
     spec: noopSpec,
     tasks: () => Array.from({ length: concurrency }, (_, i) => `t${i}`),
     make: () => new NoopEnv(length),
   };
-  const bare = async () => {
+  /** Times one run of `play` (which returns the steps it took): wall and CPU µs per step. */
+  const timed = async (play: () => Promise<number>) => {
     const start = performance.now();
+    const cpu = process.cpuUsage();
+    const steps = await play();
+    const used = process.cpuUsage(cpu);
+    return { wall: ((performance.now() - start) * 1000) / steps, cpu: (used.user + used.system) / steps };
+  };
+  const bare = () => timed(async () => {
     let steps = 0;
     await Promise.all(
       Array.from({ length: concurrency }, async (_, worker) => {
@@ -222,21 +238,25 @@ export async function measureOverhead(runs: number, concurrency: number, length 
         }
       }),
     );
-    return ((performance.now() - start) * 1000) / steps;
-  };
-  const runtime = async () => {
-    const start = performance.now();
+    return steps;
+  });
+  const runtime = () => timed(async () => {
     const summary = await createRolloutSystem({ env: definition, agent: noopPolicy, episodes, concurrency }).run();
-    return ((performance.now() - start) * 1000) / (summary.meanTurns * summary.episodes);
-  };
+    return summary.meanTurns * summary.episodes;
+  });
   await bare();
   await runtime();
   // Alternated, so that load from other processes on a shared machine falls on both loops alike.
-  const bareRuns: number[] = [];
-  const runtimeRuns: number[] = [];
+  const bareRuns: { wall: number; cpu: number }[] = [];
+  const runtimeRuns: { wall: number; cpu: number }[] = [];
   for (let i = 0; i < runs; i++) {
     bareRuns.push(await bare());
     runtimeRuns.push(await runtime());
   }
-  return { bare: median(bareRuns), runtime: median(runtimeRuns) };
+  return {
+    bare: median(bareRuns.map((r) => r.wall)),
+    runtime: median(runtimeRuns.map((r) => r.wall)),
+    bareCpu: median(bareRuns.map((r) => r.cpu)),
+    runtimeCpu: median(runtimeRuns.map((r) => r.cpu)),
+  };
 }

@@ -3,6 +3,8 @@
  * the compiled package (dist/, what an installed package runs), the TypeScript checkout through
  * tsx (development), and bare `node -e 0` (the floor). Runs alternate between the three so a
  * shared machine's load falls on all of them alike; medians over the runs.
+ * Then an app's `import('actorgym')` and each sub-path, from the compiled package (the package
+ * resolves its own name through its `exports`), and whether that import loaded TensorFlow.js.
  *
  *   npx actorgym bench startup            (builds dist/ first when it is missing: npm run build)
  *   npx tsx bench/startup.ts [--runs 7]
@@ -33,9 +35,9 @@ function packageRoot(): string {
 // Printed by the child at exit: its own peak RSS (kB), so no external `time` is needed.
 const RSS_HOOK = `data:text/javascript,process.on('exit',()=>process.stderr.write('\\nmaxrss '+process.resourceUsage().maxRSS+'\\n'))`;
 
-function measure(args: readonly string[]): Measure {
+function measure(args: readonly string[], cwd?: string): Measure {
   const start = process.hrtime.bigint();
-  const child = spawnSync(process.execPath, ['--import', RSS_HOOK, ...args], { encoding: 'utf8' });
+  const child = spawnSync(process.execPath, ['--import', RSS_HOOK, ...args], { encoding: 'utf8', ...(cwd === undefined ? {} : { cwd }) });
   const ms = Number(process.hrtime.bigint() - start) / 1e6;
   if (child.status !== 0) throw new Error(`bench startup: node ${args.join(' ')} exited ${child.status}: ${child.stderr.slice(-500)}`);
   const rss = /maxrss (\d+)/.exec(child.stderr);
@@ -71,6 +73,36 @@ export async function runStartupBench(runs = 7): Promise<void> {
   }
   console.log(`CLI start-up, median of ${runs} alternating runs`);
   console.log(table([['command', 'variant', 'median ms', 'min ms', 'peak RSS MB'], ...rows]));
+  console.log(`\nAn app's import of the compiled package, median of ${runs} alternating runs (issue 35)`);
+  console.log(table([['import', 'median ms', 'min ms', 'peak RSS MB', 'loads TF.js'], ...importRows(root, runs)]));
+}
+
+const ENTRY_POINTS = ['actorgym', 'actorgym/envs', 'actorgym/machines', 'actorgym/streams', 'actorgym/transport', 'actorgym/actors'];
+
+/** `node -e "import('<entry>')"` from the package root, alternating over the entry points. */
+function importRows(root: string, runs: number): string[][] {
+  // tfjs-core keeps its engine on the global object from the moment it is loaded.
+  const script = (entry: string) =>
+    `await import('${entry}'); process.stderr.write('\\ntfjs ' + ('_tfengine' in globalThis) + '\\n');`;
+  const results = ENTRY_POINTS.map(() => [] as Measure[]);
+  const loadsTf = ENTRY_POINTS.map(() => false);
+  for (let run = 0; run < runs; run++) {
+    ENTRY_POINTS.forEach((entry, i) => {
+      if (run === 0) {
+        const child = spawnSync(process.execPath, ['--input-type=module', '-e', script(entry)], { cwd: root, encoding: 'utf8' });
+        if (child.status !== 0) throw new Error(`bench startup: import('${entry}') exited ${child.status}: ${child.stderr.slice(-500)}`);
+        loadsTf[i] = /tfjs true/.test(child.stderr);
+      }
+      results[i]!.push(measure(['--input-type=module', '-e', `await import('${entry}')`], root));
+    });
+  }
+  return ENTRY_POINTS.map((entry, i) => [
+    `import('${entry}')`,
+    median(results[i]!.map((m) => m.ms)).toFixed(0),
+    Math.min(...results[i]!.map((m) => m.ms)).toFixed(0),
+    median(results[i]!.map((m) => m.rssMb)).toFixed(0),
+    loadsTf[i] ? 'yes' : 'no',
+  ]);
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {

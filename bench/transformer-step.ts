@@ -21,7 +21,7 @@
  * `--sweep` also times candidate default sizes (learner at full context, decode at batch 64).
  * The other tfjs steps (next-token loss with a value head) have no PyTorch counterpart.
  */
-import * as tf from '@tensorflow/tfjs';
+import * as tf from '@tensorflow/tfjs-core';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { selectBackend, type BackendPreference } from '../policy/backend.ts';

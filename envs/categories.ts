@@ -6,6 +6,7 @@
  */
 import type { EnvDefinition, Split } from './contract.ts';
 
+/** One task category of a split and how many of its tasks fall in it. */
 export interface CategoryCount {
   readonly name: string;
   readonly tasks: number;

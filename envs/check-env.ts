@@ -30,6 +30,11 @@ interface TraceStep {
   readonly info: string;
 }
 
+/**
+ * Gymnasium-style conformance check of an env family: spec and splits, lifecycle errors (step
+ * before reset, unknown task, use after close), result shapes, and that a task id and seed replay
+ * the same episode. Throws an Error naming the first thing that failed.
+ */
 export async function checkEnv(definition: EnvDefinition, options: CheckEnvOptions = {}): Promise<void> {
   const spec = definition.spec;
   const fail = (what: string): never => {

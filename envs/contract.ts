@@ -8,11 +8,16 @@ import type { SymmetryGroups } from './symmetries.ts';
 
 export { checkSymmetryGroups, type SymmetryGroups } from './symmetries.ts';
 
+/**
+ * Which half of an env's tasks: `train` for learning, `test` for held-out evaluation (never
+ * sharing a task id).
+ */
 export type Split = 'train' | 'test';
 
 /** JSON-serialisable values, for info fields that cross the wire. */
 export type JsonValue = string | number | boolean | null | readonly JsonValue[] | { readonly [key: string]: JsonValue };
 
+/** What an env family is: its registry id, default horizon, split sizes and reward scale. */
 export interface EnvSpec {
   /** Registry id, e.g. `babyai`. */
   readonly id: string;
@@ -32,6 +37,7 @@ export interface EnvSpec {
   readonly symmetries?: SymmetryGroups;
 }
 
+/** Arguments of `Env.reset`: the task to play and the seed of its randomness. */
 export interface ResetOptions {
   /** A task id from one of the env's splits; it fixes the task completely. */
   readonly taskId: string;
@@ -39,6 +45,10 @@ export interface ResetOptions {
   readonly seed?: number;
 }
 
+/**
+ * Side information of a reset or a step (available actions, score, success); JSON so it can cross
+ * the wire.
+ */
 export interface StepInfo {
   /** The actions the env accepts now, when it can list them (BabyAI, TextCraft). */
   readonly availableActions?: readonly string[];
@@ -51,12 +61,17 @@ export interface StepInfo {
   readonly [key: string]: JsonValue | undefined;
 }
 
+/** What `Env.reset` returns: the first observation and its info. */
 export interface ResetResult {
   /** The first observation: the instruction/goal and the initial view. */
   readonly observation: string;
   readonly info: StepInfo;
 }
 
+/**
+ * What `Env.step` returns, after Gymnasium: observation, reward, and `terminated` kept apart from
+ * `truncated`.
+ */
 export interface StepResult {
   readonly observation: string;
   readonly reward: number;
@@ -67,6 +82,11 @@ export interface StepResult {
   readonly info: StepInfo;
 }
 
+/**
+ * One env instance, after Gymnasium: `reset` to a task, `step` with a text action until
+ * `terminated` or `truncated`, then `close`. Async, so an in-process env and a remote one are
+ * interchangeable.
+ */
 export interface Env {
   readonly spec: EnvSpec;
   reset(options: ResetOptions): Promise<ResetResult>;
@@ -210,6 +230,10 @@ export type EnvErrorCode =
   | 'PROTOCOL_ERROR'
   | 'ENV_INTERNAL';
 
+/**
+ * An env failure as a value with a literal `code` (`EnvErrorCode`), the same in-process and over
+ * the wire (docs/protocol.md).
+ */
 export class EnvError extends Error {
   override readonly name = 'EnvError';
   constructor(

@@ -10,6 +10,7 @@ export function registerEnv(definition: EnvDefinition): void {
   definitions.set(definition.spec.id, definition);
 }
 
+/** Every registered env family, in registration order (`actorgym envs` lists them). */
 export function listEnvs(): readonly EnvDefinition[] {
   return [...definitions.values()];
 }
@@ -24,6 +25,10 @@ export function getEnv(id: string): EnvDefinition {
   return definition;
 }
 
+/**
+ * A new instance of the env registered as `id` (`getEnv(id).make()`); an unknown id is an
+ * `ENV_UNKNOWN` error.
+ */
 export function makeEnv(id: string) {
   return getEnv(id).make();
 }

@@ -9,7 +9,7 @@
  * same maths as one pass, up to float32 summation order (data-parallel.ts combines its two
  * halves the same way).
  */
-import * as tf from '@tensorflow/tfjs';
+import * as tf from '@tensorflow/tfjs-core';
 import type { Transformer } from '../policy/transformer/transformer.ts';
 import type { AllowedTokens } from './allowed-tokens.ts';
 import { byLength } from './by-length.ts';

@@ -11,7 +11,7 @@
  * the same maths as one pass, up to float32 rounding in the sums. The split depends only on the
  * rows' lengths (alternate rows by length), so a run is as deterministic with a worker as without.
  */
-import * as tf from '@tensorflow/tfjs';
+import * as tf from '@tensorflow/tfjs-core';
 import { Worker } from 'node:worker_threads';
 import type { TransformerConfig } from '../policy/transformer/config.ts';
 import { paramShapes } from '../policy/transformer/params.ts';

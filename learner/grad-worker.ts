@@ -4,7 +4,7 @@
  * the job brings (the learner's, or the frozen reference's). Jobs arrive one at a time: the
  * learner awaits each reply before it sends the next.
  */
-import * as tf from '@tensorflow/tfjs';
+import * as tf from '@tensorflow/tfjs-core';
 import { parentPort, workerData } from 'node:worker_threads';
 import { selectBackend } from '../policy/backend.ts';
 import { paramShapes } from '../policy/transformer/params.ts';

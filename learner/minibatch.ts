@@ -3,7 +3,7 @@
  * minibatch (not the model's context), so short BabyAI windows do not pay for padding; padding is
  * `<pad>` with mask 0, which only affects itself under the causal mask.
  */
-import * as tf from '@tensorflow/tfjs';
+import * as tf from '@tensorflow/tfjs-core';
 import { PAD_ID } from '../policy/special-tokens.ts';
 import { DISALLOWED } from '../policy/transformer/constrained-log-probs.ts';
 import type { AllowedTokens } from './allowed-tokens.ts';

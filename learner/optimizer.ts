@@ -11,7 +11,7 @@
  * uninterrupted run has multiplied them step by step in float32; the two can differ in the last
  * bit, which would make a resumed run drift. The β-powers are saved and restored verbatim.
  */
-import * as tf from '@tensorflow/tfjs';
+import * as tf from '@tensorflow/tfjs-core';
 
 interface AdamInternals {
   accBeta1: tf.Variable;

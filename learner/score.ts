@@ -6,7 +6,7 @@
  * turned off. Rows go through in chunks so the [B, T, V] logits stay small, grouped by length so
  * each chunk pads little.
  */
-import * as tf from '@tensorflow/tfjs';
+import * as tf from '@tensorflow/tfjs-core';
 import type { Transformer } from '../policy/transformer/transformer.ts';
 import { constrainedLogProbsOf } from '../policy/transformer/constrained-log-probs.ts';
 import type { SequenceScores } from '../policy/transformer/log-probs.ts';

@@ -7,7 +7,7 @@
  * pass already returns the per-token entropy of the same distribution (fused with the log-probs,
  * one softmax), so the bonus is taken from there and `objective` runs with entropyCoef 0.
  */
-import * as tf from '@tensorflow/tfjs';
+import * as tf from '@tensorflow/tfjs-core';
 import { clipByGlobalNorm, maskedMean, objective, readScalars } from '../algorithms/index.ts';
 import type { Transformer } from '../policy/transformer/transformer.ts';
 import type { LearnerArgs } from './args.ts';

@@ -39,6 +39,7 @@ export const ENTROPY_RISE = 0.1;
 /** After a step back, raising waits this many windows. */
 export const BACKOFF_WINDOWS = 2;
 
+/** What the adaptive rule decides after a learner step: raise the horizon, hold it, or back off. */
 export type HorizonDecision = 'raise' | 'hold' | 'back';
 
 /**

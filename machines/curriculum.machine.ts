@@ -31,6 +31,10 @@ export interface CurriculumState {
   readonly lastDecision?: CurriculumDecision | null;
 }
 
+/**
+ * Input of the curriculum machine: the schedule, and where a run starts on it (a new run's step
+ * count, or a checkpoint's state).
+ */
 export interface CurriculumInput {
   readonly schedule: Schedule;
   /** Learner steps already completed (0 for a new run); ignored when `state` is given. */
@@ -48,6 +52,10 @@ export interface CurriculumContext extends CurriculumState {
 /** `metrics` is the step's metrics line; adaptive schedules decide from it, the others ignore it. */
 export type CurriculumEvent = { type: 'LEARNER.STEPPED'; step: number; metrics?: Readonly<Record<string, number>> };
 
+/**
+ * What the curriculum machine emits after each learner step: `curriculum.decided` always,
+ * `horizon.changed` (`from`, `to`, `step`, `reason`) when the horizon moves.
+ */
 export type CurriculumEmitted =
   | { type: 'horizon.changed'; from: number; to: number; step: number; reason: string }
   | ({ type: 'curriculum.decided' } & CurriculumDecision);
@@ -84,6 +92,10 @@ export function curriculumState({ schedule: _schedule, ...state }: CurriculumCon
   return state;
 }
 
+/**
+ * The curriculum as a machine: owns the horizon and moves it on `LEARNER.STEPPED` by its schedule
+ * (open-loop) or the step's metrics (`adaptive:`).
+ */
 export const curriculumMachine = setup({
   types: {
     input: {} as CurriculumInput,

@@ -20,6 +20,7 @@ import type { AbortReason, EpisodeOutcome } from './outcome.ts';
 // The episode record's shapes are one zod schema each (episode-record.ts); the machine speaks their types.
 export type { AgentDecision, EpisodeOutput, EpisodeTurn, TurnUsage } from './episode-record.ts';
 
+/** Input of one episode machine: its ids, task, seed, horizon and call deadlines. */
 export interface EpisodeInput {
   readonly episodeId: string;
   readonly taskId: string;
@@ -52,6 +53,10 @@ export interface EpisodeContext {
 }
 
 
+/**
+ * Events an episode machine takes: the results and failures of the env and agent calls its actors
+ * made, and an abort.
+ */
 export type EpisodeEvent =
   | { type: 'START' }
   | { type: 'ENV.RESET'; observation: string; info: StepInfo }
@@ -130,6 +135,10 @@ export const CALL_DEADLINES: Readonly<Record<CallState, CallDeadline>> = {
   stepping: { failure: 'ENV.FAILED', reason: 'env_timeout', timeoutMs: (input) => input.envTimeoutMs, error: 'env step passed its deadline' },
 };
 
+/**
+ * One episode as a pure statechart (`idle → resetting → acting → stepping → … → finished`); the
+ * actors layer provides its env and agent calls.
+ */
 export const episodeMachine = setup({
   types: {
     input: {} as EpisodeInput,

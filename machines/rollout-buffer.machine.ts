@@ -12,6 +12,7 @@ import { assign, emit, setup } from 'xstate';
 import type { EpisodeOutcome } from './outcome.ts';
 import type { EpisodeOutput } from './episode.machine.ts';
 
+/** Input of the rollout buffer machine: the group size G and how many complete groups it holds. */
 export interface BufferInput {
   /** G: rollouts per task that make one group. */
   readonly groupSize: number;
@@ -19,6 +20,10 @@ export interface BufferInput {
   readonly capacity: number;
 }
 
+/**
+ * The rollouts of one task that GRPO/RLOO compare (`groupKey`), complete when `members` reaches
+ * `expected`.
+ */
 export interface Group {
   readonly groupKey: string;
   /** Members still expected; shrinks when a slot gives up after its retries. */
@@ -26,6 +31,10 @@ export interface Group {
   readonly members: readonly EpisodeOutput[];
 }
 
+/**
+ * The buffer's ledger: episodes started and ended, groups dropped for room, protocol violations,
+ * and outcomes.
+ */
 export interface LedgerCounts {
   readonly started: number;
   readonly ended: number;
@@ -54,6 +63,10 @@ export interface BufferContext extends BufferInput {
   readonly counts: LedgerCounts;
 }
 
+/**
+ * Events of the rollout buffer machine: an episode started or ended, a slot given up, a group
+ * taken by the learner.
+ */
 export type BufferEvent =
   | { type: 'EPISODE.STARTED'; episodeId: string; groupKey: string }
   | { type: 'EPISODE.ENDED'; output: EpisodeOutput }
@@ -88,6 +101,10 @@ export function hasRoom(context: BufferContext): boolean {
   return context.ready.length + context.filling.length < context.capacity;
 }
 
+/**
+ * The rollout buffer as a machine: a ledger in which every started episode ends once, and the
+ * bounded queue of complete groups for the learner.
+ */
 export const rolloutBufferMachine = setup({
   types: {
     input: {} as BufferInput,

@@ -13,6 +13,7 @@ import { assign, enqueueActions, setup } from 'xstate';
 import type { EpisodeOutput } from './episode.machine.ts';
 import { deriveSeed } from './seed.ts';
 
+/** One task slot of a run: its index, task and group. */
 export interface SlotSpec {
   readonly slot: number;
   readonly taskId: string;
@@ -20,6 +21,10 @@ export interface SlotSpec {
   readonly groupKey: string;
 }
 
+/**
+ * What the run machine asks its actors to start: a slot's episode with its id, attempt, seed and
+ * horizon.
+ */
 export interface EpisodeLaunch extends SlotSpec {
   readonly episodeId: string;
   readonly attempt: number;
@@ -27,6 +32,7 @@ export interface EpisodeLaunch extends SlotSpec {
   readonly maxTurns: number;
 }
 
+/** Input of the run machine: its id, seed, concurrency, horizon, retry limits and task slots. */
 export interface RunInput {
   readonly runId: string;
   readonly seed: number;
@@ -70,6 +76,7 @@ export interface RunContext extends Omit<RunInput, 'slots' | 'maxLostRetries'> {
   readonly stopping: boolean;
 }
 
+/** Events the run machine takes: slots to run, episodes done, horizon changes, and the stop signal. */
 export type RunEventIn =
   | { type: 'ENQUEUE'; slots: readonly SlotSpec[] }
   | { type: 'EPISODE.DONE'; output: EpisodeOutput }
@@ -149,6 +156,10 @@ function retryOf(done: Running, output: EpisodeOutput, context: RunContext): { r
   return { retry: done.attempt - done.lost < context.maxRetries, lost: done.lost };
 }
 
+/**
+ * The run as a machine: at most `concurrency` episodes at a time over its task slots, each aborted
+ * one retried (apart for lost env servers), every slot settled once.
+ */
 export const runMachine = runSetup.createMachine({
   id: 'run',
   context: ({ input }) => {

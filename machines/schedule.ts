@@ -20,6 +20,10 @@ export interface AdaptiveSchedule {
   readonly trunc: number;
 }
 
+/**
+ * A horizon schedule: `fixed:N`, `scaling:[h0,h1,…]@Δ` or `adaptive:min=A,max=B,…`
+ * (docs/curriculum.md), as `parseSchedule` reads it.
+ */
 export type Schedule =
   | { readonly kind: 'fixed'; readonly horizon: number }
   | { readonly kind: 'scaling'; readonly horizons: readonly number[]; readonly every: number }
@@ -72,6 +76,10 @@ function parseAdaptive(body: string): ParseResult<AdaptiveSchedule> {
   return { ok: true, value: { kind: 'adaptive', min: min.value, max: max.value, step: step.value, window: window.value, trunc: trunc.value } };
 }
 
+/**
+ * Reads a schedule's text (`fixed:20`, `scaling:[6,10,20]@10`, `adaptive:min=6,max=20`); returns
+ * `{ ok: false, error }` saying what was wrong instead of throwing.
+ */
 export function parseSchedule(text: string): ParseResult<Schedule> {
   const source = text.trim();
   const fixed = /^fixed:(.+)$/.exec(source);
@@ -108,6 +116,7 @@ export function horizonAt(schedule: Schedule, step: number): number {
   return schedule.horizons[stage] ?? schedule.horizons[schedule.horizons.length - 1] ?? 1;
 }
 
+/** The canonical text of a schedule; `parseSchedule` reads it back to the same value. */
 export function formatSchedule(schedule: Schedule): string {
   switch (schedule.kind) {
     case 'fixed':

@@ -7,7 +7,8 @@
  * what to install. The WebAssembly binaries are located next to the installed package
  * (`setWasmPaths`), which works from any working directory.
  */
-import * as tf from '@tensorflow/tfjs';
+import * as tf from '@tensorflow/tfjs-core';
+import './tfjs-runtime.ts';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 

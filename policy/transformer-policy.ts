@@ -4,7 +4,7 @@
  * them in one batched call, then decodes all actions together, one batched step per token, with
  * one host read per step. Sampled ids and their log-probs are recorded, token in, token out.
  */
-import * as tf from '@tensorflow/tfjs';
+import * as tf from '@tensorflow/tfjs-core';
 import type { ActRequest, Decision, Policy } from './policy.ts';
 import type { Tokenizer } from './tokenizer.ts';
 import type { Transformer } from './transformer/transformer.ts';

@@ -1,15 +1,3 @@
-/**
- * A run's events from an event server (servers/event-server/event-server.ts), as a cold Observable: each
- * subscription opens its own WebSocket, gets the run from its start (the server's replay, then
- * the live events, each once), completes on the server's `end` frame, errors when the
- * connection closes without one, and closes the socket when unsubscribed.
- *
- * @example
- * ```ts
- * observeRun('ws://127.0.0.1:8200', { types: ['episode.finished'] })
- *   .subscribe((event) => console.log(event.episodeId, event.outcome));
- * ```
- */
 import { Observable } from 'rxjs';
 import { WebSocket, type RawData } from 'ws';
 import type { TrainingEvent } from '../streams/training-events.ts';
@@ -18,6 +6,10 @@ import { decodeEventServerFrame, encodeSubscribe } from './wire/event-codec.ts';
 import { CLIENT_MAX_PAYLOAD, CloseCode, CONNECT_TIMEOUT_MS } from './wire/limits.ts';
 import { openWebSocket, refusalStatus } from './wire/ws-connect.ts';
 
+/**
+ * Options of `observeRun`: the bearer token, which event types to receive, and the connection's
+ * limits.
+ */
 export interface ObserveRunOptions {
   /** Bearer token, sent as `Authorization: Bearer <token>`. */
   readonly token?: string;
@@ -29,6 +21,10 @@ export interface ObserveRunOptions {
   readonly maxPayload?: number;
 }
 
+/**
+ * Why `observeRun`'s Observable errored: the server refused the token, the connection closed
+ * without an `end` frame, or a frame broke the protocol.
+ */
 export type ObserveRunErrorCode =
   /** The server refused the token (HTTP 401). */
   | 'UNAUTHORIZED'
@@ -37,6 +33,7 @@ export type ObserveRunErrorCode =
   /** The server sent a frame that is not valid, or an error frame (its code is `wireCode`). */
   | 'PROTOCOL_ERROR';
 
+/** The error `observeRun`'s Observable ends with; `code` says why (`ObserveRunErrorCode`). */
 export class ObserveRunError extends Error {
   override readonly name = 'ObserveRunError';
   constructor(
@@ -51,6 +48,18 @@ export class ObserveRunError extends Error {
   }
 }
 
+/**
+ * A run's events from an event server (servers/event-server/event-server.ts), as a cold Observable: each
+ * subscription opens its own WebSocket, gets the run from its start (the server's replay, then
+ * the live events, each once), completes on the server's `end` frame, errors when the
+ * connection closes without one, and closes the socket when unsubscribed.
+ *
+ * @example
+ * ```ts
+ * observeRun('ws://127.0.0.1:8200', { types: ['episode.finished'] })
+ *   .subscribe((event) => console.log(event.episodeId, event.outcome));
+ * ```
+ */
 export function observeRun(url: string, options: ObserveRunOptions = {}): Observable<TrainingEvent> {
   return new Observable<TrainingEvent>((subscriber) => {
     const ws = openWebSocket(url, {

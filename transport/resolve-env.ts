@@ -9,6 +9,7 @@ import { getEnv, listEnvs } from '../envs/index.ts';
 import { poolEnvDefinition } from './remote/pool-definition.ts';
 import type { PoolEvent } from './remote/ws-pool.ts';
 
+/** Where a run's env runs: a registry id, played in-process, or on the env servers of `remote`. */
 export interface EnvLocation {
   readonly env: string;
   /**

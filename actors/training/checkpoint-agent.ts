@@ -3,7 +3,7 @@
  * the tokenizer and the learner's weights, and reads the model the way training did (the same
  * observation filter); sampling temperature from the run's evaluation setting unless given.
  */
-import * as tf from '@tensorflow/tfjs';
+import * as tf from '@tensorflow/tfjs-core';
 import { selectBackend, type BackendPreference } from '../../policy/backend.ts';
 import { FilteredPolicy } from '../../policy/observation-filter.ts';
 import { Tokenizer } from '../../policy/tokenizer.ts';

@@ -7,7 +7,7 @@
  * Copies are cheap: tfjs tensors are immutable and `Variable.assign` re-points a variable at new
  * data, so the reference and agent "copies" share memory with the learner until its next update.
  */
-import * as tf from '@tensorflow/tfjs';
+import * as tf from '@tensorflow/tfjs-core';
 import { deriveSeed } from '../../machines/seed.ts';
 import { Tokenizer } from '../../policy/tokenizer.ts';
 import { makeConfig, withCopyForms, type TransformerConfig } from '../../policy/transformer/config.ts';

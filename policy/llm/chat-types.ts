@@ -8,6 +8,7 @@
 
 export type ChatRole = 'system' | 'user' | 'assistant';
 
+/** One message of a chat conversation, as an OpenAI-compatible endpoint takes it. */
 export interface ChatMessage {
   readonly role: ChatRole;
   readonly content: string;

@@ -1,17 +1,3 @@
-/**
- * An `LlmPolicy` from plain options: the chat client (endpoint, limits, record/replay) and the
- * env's prompt (its definition's `prompt`, envs/contract.ts), with the documented defaults. What
- * `--agent openai:MODEL` builds, and what an app calls to hand a chat model to
- * `createRolloutSystem`. An app's own env brings its prompt on its definition; one without gets
- * the generic Thought/Action prompt.
- *
- * @example
- * const env = getEnv('babyai');
- * const agent = createLlmPolicy({ model: 'qwen2.5-7b-instruct', env, baseURL: 'http://127.0.0.1:8000/v1' });
- * const summary = await createRolloutSystem({ env, agent, episodes: 16 }).run();
- * console.log(summary.successRate, agent.usage());
- * await agent.close();
- */
 import { promptOf, type EnvDefinition } from '../../envs/contract.ts';
 import { createChatClient, type ChatClientOptions } from './chat-client.ts';
 import { LlmPolicy } from './llm-policy.ts';
@@ -20,6 +6,10 @@ import { DEFAULT_BASE_URL } from './default-base-url.ts';
 
 export { DEFAULT_BASE_URL };
 
+/**
+ * Options of `createLlmPolicy`: the model and endpoint, the env family whose prompt to use, the
+ * client's limits, and record/replay.
+ */
 export interface CreateLlmPolicyOptions {
   readonly model: string;
   /**
@@ -57,11 +47,29 @@ export interface CreateLlmPolicyOptions {
   readonly sendSeed?: boolean;
 }
 
+/**
+ * The policy `createLlmPolicy` returns: an `LlmPolicy` that owns its chat client, so `close()`
+ * ends its connections.
+ */
 export interface LlmAgent extends LlmPolicy {
   /** Flushes the recording, if any. */
   close(): Promise<void>;
 }
 
+/**
+ * An `LlmPolicy` from plain options: the chat client (endpoint, limits, record/replay) and the
+ * env's prompt (its definition's `prompt`, envs/contract.ts), with the documented defaults. What
+ * `--agent openai:MODEL` builds, and what an app calls to hand a chat model to
+ * `createRolloutSystem`. An app's own env brings its prompt on its definition; one without gets
+ * the generic Thought/Action prompt.
+ *
+ * @example
+ * const env = getEnv('babyai');
+ * const agent = createLlmPolicy({ model: 'qwen2.5-7b-instruct', env, baseURL: 'http://127.0.0.1:8000/v1' });
+ * const summary = await createRolloutSystem({ env, agent, episodes: 16 }).run();
+ * console.log(summary.successRate, agent.usage());
+ * await agent.close();
+ */
 export function createLlmPolicy(options: CreateLlmPolicyOptions): LlmAgent {
   if (options.model.trim() === '') throw new Error('an LLM agent needs a model name: --agent openai:MODEL');
   if (options.record !== undefined && options.replay !== undefined) throw new Error('give --record or --replay, not both');

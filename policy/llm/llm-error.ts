@@ -1,10 +1,6 @@
-/**
- * The one error the chat client throws. Its `code` says what failed; the message names the
- * episode and turn so a log line is enough to find the call in a recording. Messages are built
- * from the endpoint's words with the API key cut out, so no code path can print the key.
- */
 import type { CallKey } from './chat-types.ts';
 
+/** What an LLM call failed on: the `code` of an `LlmError`. */
 export type LlmErrorCode =
   /** Refused, reset, 5xx, 429, 408: the endpoint stayed unreachable or overloaded through the retries. */
   | 'LLM_UNAVAILABLE'
@@ -27,6 +23,12 @@ export const LLM_ERROR_CODES: readonly LlmErrorCode[] = [
   'LLM_REPLAY_MISMATCH',
   'LLM_REPLAY_MISSING',
 ];
+
+/**
+ * The one error the chat client throws. Its `code` says what failed; the message names the
+ * episode and turn so a log line is enough to find the call in a recording. Messages are built
+ * from the endpoint's words with the API key cut out, so no code path can print the key.
+ */
 
 export class LlmError extends Error {
   override readonly name = 'LlmError';

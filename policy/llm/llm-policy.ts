@@ -1,15 +1,3 @@
-/**
- * `LlmPolicy`: a chat model behind an OpenAI-compatible endpoint as an agent, prompted in
- * AgentGym's contract. Each episode is one conversation: the first user turn frames the task and
- * shows the reset observation, every later observation is the next user turn, every reply the
- * assistant turn. A reply is parsed by the env's own rules (`EnvDefinition.prompt`); one that names no
- * action is the model's fault: the env gets an action it rejects (the turn counts) and the model
- * is told why on its next turn. A call that fails through its retries throws, which ends the
- * episode `aborted` (infrastructure), never `failure`.
- *
- * Decisions are independent calls (`concurrent`): the agent actor hands each one over as soon as
- * it arrives, and the chat client bounds how many are in flight.
- */
 import type { ActRequest, Decision, Policy, TokenTrajectory } from '../policy.ts';
 import type { ChatClient } from './chat-client.ts';
 import type { ChatMessage, ChatReply, ChatRequest, LlmUsage } from './chat-types.ts';
@@ -17,6 +5,10 @@ import { LlmError, type LlmErrorCode } from './llm-error.ts';
 import { condensePast, trimHistory, type HistoryOptions } from './history.ts';
 import type { PromptTemplate } from '../../envs/contract.ts';
 
+/**
+ * Options of `new LlmPolicy`: its chat client, the env family's prompt template, and how much of
+ * the history each call sends.
+ */
 export interface LlmPolicyOptions {
   /** The model name sent with every request (`openai:MODEL`). */
   readonly model: string;
@@ -40,6 +32,18 @@ interface Conversation {
   note: string | undefined;
 }
 
+/**
+ * `LlmPolicy`: a chat model behind an OpenAI-compatible endpoint as an agent, prompted in
+ * AgentGym's contract. Each episode is one conversation: the first user turn frames the task and
+ * shows the reset observation, every later observation is the next user turn, every reply the
+ * assistant turn. A reply is parsed by the env's own rules (`EnvDefinition.prompt`); one that names no
+ * action is the model's fault: the env gets an action it rejects (the turn counts) and the model
+ * is told why on its next turn. A call that fails through its retries throws, which ends the
+ * episode `aborted` (infrastructure), never `failure`.
+ *
+ * Decisions are independent calls (`concurrent`): the agent actor hands each one over as soon as
+ * it arrives, and the chat client bounds how many are in flight.
+ */
 export class LlmPolicy implements Policy {
   readonly name: string;
   readonly version = 0;

@@ -2,7 +2,7 @@
  * Causal multi-head self-attention for the training forward pass (all positions at once).
  * Incremental decoding has its own path (prefill.ts, decode-batch.ts) over the same weights.
  */
-import * as tf from '@tensorflow/tfjs';
+import * as tf from '@tensorflow/tfjs-core';
 import { headDim, type TransformerConfig } from './config.ts';
 import { param, type TransformerParams } from './params.ts';
 import { attentionCore } from './ops/attention-core.ts';

@@ -14,7 +14,7 @@
  * `bias` [B, T, V] holds 0 on allowed tokens and `DISALLOWED` elsewhere (all 0 where every token
  * is allowed: instruction, observation and free-form positions); it is added to the logits.
  */
-import * as tf from '@tensorflow/tfjs';
+import * as tf from '@tensorflow/tfjs-core';
 import type { TransformerConfig } from './config.ts';
 import { param, type TransformerParams } from './params.ts';
 import { headLogits } from './head.ts';
@@ -52,11 +52,11 @@ export function constrainedLogProbsOf(
     if (temperature !== 1) logits = tf.div(logits, temperature);
     if (bias) {
       const shifted = tf.concat([tf.slice(bias, [0, 1, 0], [b, t - 1, v]), tf.zeros([b, 1, v])], 1);
-      logits = tf.add(logits, shifted.reshape([b * t, v]));
+      logits = tf.add(logits, tf.reshape(shifted, [b * t, v]));
     }
-    const next = tf.concat([tf.slice(tokens, [0, 1], [b, t - 1]), tf.zeros([b, 1], 'int32')], 1).reshape([b * t]) as tf.Tensor1D;
-    const scored = shiftRight(tokenLogProbsAndEntropy(logits as tf.Tensor2D, next).reshape([b, t, 2]));
-    const values = shiftRight(linear(h, param(p, 'value.w'), param(p, 'value.b')).reshape([b, t]));
+    const next = tf.reshape(tf.concat([tf.slice(tokens, [0, 1], [b, t - 1]), tf.zeros([b, 1], 'int32')], 1), [b * t]) as tf.Tensor1D;
+    const scored = shiftRight(tf.reshape(tokenLogProbsAndEntropy(logits as tf.Tensor2D, next), [b, t, 2]));
+    const values = shiftRight(tf.reshape(linear(h, param(p, 'value.w'), param(p, 'value.b')), [b, t]));
     const [logProbs, entropy] = tf.unstack(scored, 2) as [tf.Tensor2D, tf.Tensor2D];
     return { logProbs, entropy, values: values as tf.Tensor2D };
   });

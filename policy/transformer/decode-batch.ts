@@ -10,7 +10,7 @@
  * riding along until at least half the rows are done, then the batch is compacted (the padded
  * tensors shrink to the live rows) — compaction copies the past, so it is amortised.
  */
-import * as tf from '@tensorflow/tfjs';
+import * as tf from '@tensorflow/tfjs-core';
 import { headDim, type TransformerConfig } from './config.ts';
 import type { TransformerParams } from './params.ts';
 import { NEG_INF } from './attention.ts';
@@ -120,25 +120,25 @@ export class DecodeBatch {
     const dh = this.#dh;
     const nh = n * h;
     const st = this.#layers[l]!;
-    const qkvHeads = tf.transpose(qkv.reshape([n, 3, h, dh]), [1, 0, 2, 3]).reshape([3, nh, dh]);
+    const qkvHeads = tf.reshape(tf.transpose(tf.reshape(qkv, [n, 3, h, dh]), [1, 0, 2, 3]), [3, nh, dh]);
     const [q, k, v] = (headKernelsAvailable() ? fastUnstack(qkvHeads) : tf.unstack(qkvHeads)) as tf.Tensor2D[];
     const replace = (key: 'recentK' | 'recentV', t: tf.Tensor3D): void => {
       st[key].dispose();
       st[key] = tf.keep(t);
     };
-    replace('recentK', tf.concat([st.recentK, k!.reshape([nh, 1, dh])], 1) as tf.Tensor3D);
-    replace('recentV', tf.concat([st.recentV, v!.reshape([nh, 1, dh])], 1) as tf.Tensor3D);
-    const q3 = tf.mul(q!.reshape([nh, 1, dh]), 1 / Math.sqrt(dh)) as tf.Tensor3D;
+    replace('recentK', tf.concat([st.recentK, tf.reshape(k!, [nh, 1, dh])], 1) as tf.Tensor3D);
+    replace('recentV', tf.concat([st.recentV, tf.reshape(v!, [nh, 1, dh])], 1) as tf.Tensor3D);
+    const q3 = tf.mul(tf.reshape(q!, [nh, 1, dh]), 1 / Math.sqrt(dh)) as tf.Tensor3D;
     const p = st.pastV.shape[1];
     const s = st.recentV.shape[1];
-    const pastScores = tf.add(tf.matMul(q3, st.pastKT).reshape([n, h, 1, p]), this.#pastMask).reshape([nh, 1, p]);
+    const pastScores = tf.reshape(tf.add(tf.reshape(tf.matMul(q3, st.pastKT), [n, h, 1, p]), this.#pastMask), [nh, 1, p]);
     // Scores over the recent keys as multiply-and-sum: keeping a transposed copy would mean a
     // concat along the last axis every step, which wasm does row by row.
-    const recentScores = tf.sum(tf.mul(q3, st.recentK), -1).reshape([nh, 1, s]);
+    const recentScores = tf.reshape(tf.sum(tf.mul(q3, st.recentK), -1), [nh, 1, s]);
     const probs = tf.softmax(tf.concat([pastScores, recentScores], 2)) as tf.Tensor3D;
     const fromPast = tf.matMul(tf.slice(probs, [0, 0, 0], [nh, 1, p]), st.pastV);
     const fromRecent = tf.matMul(tf.slice(probs, [0, 0, p], [nh, 1, s]), st.recentV);
-    return tf.add(fromPast, fromRecent).reshape([n, h * dh]) as tf.Tensor2D;
+    return tf.reshape(tf.add(fromPast, fromRecent), [n, h * dh]) as tf.Tensor2D;
   }
 
   /** Final cache of physical row `i`: its input cache plus the recent tokens it fed. */
@@ -151,8 +151,8 @@ export class DecodeBatch {
       const old = row.cache.layers[l]!;
       const take = (recent: tf.Tensor3D, oldT: tf.Tensor3D): tf.Tensor3D => {
         if (row.fed === 0) return tf.keep(oldT.clone());
-        const mine = takeRows(recent.reshape([this.#rows.length, h * s * dh]) as tf.Tensor2D, tf.tensor1d([i], 'int32'));
-        const fresh = tf.slice(mine.reshape([h, s, dh]), [0, 0, 0], [h, row.fed, dh]);
+        const mine = takeRows(tf.reshape(recent, [this.#rows.length, h * s * dh]) as tf.Tensor2D, tf.tensor1d([i], 'int32'));
+        const fresh = tf.slice(tf.reshape(mine, [h, s, dh]), [0, 0, 0], [h, row.fed, dh]);
         return tf.keep(tf.concat([oldT, fresh], 1) as tf.Tensor3D);
       };
       return { k: take(st.recentK, old.k), v: take(st.recentV, old.v) };
@@ -177,7 +177,7 @@ export class DecodeBatch {
     const select = (t: tf.Tensor3D): tf.Tensor3D => tf.tidy(() => {
       const [, a, b] = t.shape;
       if (a * b === 0) return tf.zeros([headRows.length, a, b]);
-      return takeRows(t.reshape([n * h, a * b]) as tf.Tensor2D, tf.tensor1d(headRows, 'int32')).reshape([headRows.length, a, b]);
+      return tf.reshape(takeRows(tf.reshape(t, [n * h, a * b]) as tf.Tensor2D, tf.tensor1d(headRows, 'int32')), [headRows.length, a, b]);
     });
     for (const st of this.#layers) {
       for (const key of ['pastKT', 'pastV', 'recentK', 'recentV'] as const) {

@@ -2,7 +2,7 @@
  * The training forward pass: all positions of a right-padded batch at once, differentiable,
  * built from the transpose-free custom-gradient ops in ./ops (see their notes for why).
  */
-import * as tf from '@tensorflow/tfjs';
+import * as tf from '@tensorflow/tfjs-core';
 import type { TransformerConfig } from './config.ts';
 import { param, type TransformerParams } from './params.ts';
 import { headLogits } from './head.ts';
@@ -23,12 +23,12 @@ export function hiddenStates(p: TransformerParams, c: TransformerConfig, tokens:
   const [b, t] = tokens.shape;
   if (t > c.maxContext) throw new Error(`sequence length ${t} exceeds maxContext ${c.maxContext}`);
   const n = b * t;
-  const ids = tokens.reshape([n]) as tf.Tensor1D;
-  const tok = embed(param(p, 'tok_emb'), ids).reshape([b, t, c.dModel]);
+  const ids = tf.reshape(tokens, [n]) as tf.Tensor1D;
+  const tok = tf.reshape(embed(param(p, 'tok_emb'), ids), [b, t, c.dModel]);
   // A slice of the position table broadcast over the batch: its gradient is a pad and a sum,
   // both differentiable on wasm (a gather would not be).
   const pos = tf.slice(param<tf.Rank.R2>(p, 'pos_emb'), [0, 0], [t, c.dModel]);
-  let x = tf.add(tok, pos).reshape([n, c.dModel]) as tf.Tensor2D;
+  let x = tf.reshape(tf.add(tok, pos), [n, c.dModel]) as tf.Tensor2D;
   const mask = causalMask(t);
   for (let l = 0; l < c.nLayers; l++) {
     const a = layerNorm(x, param(p, `h${l}.ln1.g`), param(p, `h${l}.ln1.b`));
@@ -45,8 +45,8 @@ export function forward(p: TransformerParams, c: TransformerConfig, tokens: tf.T
   return tf.tidy(() => {
     const [b, t] = tokens.shape;
     const h = hiddenStates(p, c, tokens);
-    const logits = headLogits(p, c, h, tokens).reshape([b, t, c.vocabSize]) as tf.Tensor3D;
-    const values = linear(h, param(p, 'value.w'), param(p, 'value.b')).reshape([b, t]) as tf.Tensor2D;
+    const logits = tf.reshape(headLogits(p, c, h, tokens), [b, t, c.vocabSize]) as tf.Tensor3D;
+    const values = tf.reshape(linear(h, param(p, 'value.w'), param(p, 'value.b')), [b, t]) as tf.Tensor2D;
     return { logits, values };
   });
 }

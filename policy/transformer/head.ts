@@ -1,5 +1,5 @@
 /** The output head of the training paths: final hidden states → next-token logits. */
-import type * as tf from '@tensorflow/tfjs';
+import type * as tf from '@tensorflow/tfjs-core';
 import type { TransformerConfig } from './config.ts';
 import { headWeight, param, type TransformerParams } from './params.ts';
 import { batchCopyInputs, withInstructionCopy } from './instruction-copy.ts';

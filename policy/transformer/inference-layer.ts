@@ -2,7 +2,7 @@
  * The parts of a transformer layer that do not depend on how attention reads its keys, for the
  * inference paths (prefill.ts, decode-batch.ts). Forward only: plain fused matmuls, no tape.
  */
-import * as tf from '@tensorflow/tfjs';
+import * as tf from '@tensorflow/tfjs-core';
 import type { TransformerConfig } from './config.ts';
 import { headWeight, param, type TransformerParams } from './params.ts';
 import { takeRows } from './ops/head-kernels.ts';

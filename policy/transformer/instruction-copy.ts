@@ -14,7 +14,7 @@
  * The instruction is the sequence head (policy/context-window.ts): the tokens after <bos> up to
  * the first special token (<act> or <obs>).
  */
-import * as tf from '@tensorflow/tfjs';
+import * as tf from '@tensorflow/tfjs-core';
 import type { TransformerConfig } from './config.ts';
 import { param, type TransformerParams } from './params.ts';
 import { linear } from './ops/linear.ts';
@@ -98,7 +98,7 @@ export function withInstructionCopy(
   p: TransformerParams, c: TransformerConfig, h: tf.Tensor2D, logits: tf.Tensor2D, inputs: { bags: tf.Tensor2D; active: tf.Tensor2D },
 ): tf.Tensor2D {
   const [b, t] = inputs.active.shape;
-  const gate = tf.mul(linear(h, param(p, 'copy.w'), param(p, 'copy.b')).reshape([b, t, 1]), inputs.active.reshape([b, t, 1]));
-  const bonus = tf.mul(gate, inputs.bags.reshape([b, 1, c.vocabSize]));
-  return tf.add(logits.reshape([b, t, c.vocabSize]), bonus).reshape([b * t, c.vocabSize]) as tf.Tensor2D;
+  const gate = tf.mul(tf.reshape(linear(h, param(p, 'copy.w'), param(p, 'copy.b')), [b, t, 1]), tf.reshape(inputs.active, [b, t, 1]));
+  const bonus = tf.mul(gate, tf.reshape(inputs.bags, [b, 1, c.vocabSize]));
+  return tf.reshape(tf.add(tf.reshape(logits, [b, t, c.vocabSize]), bonus), [b * t, c.vocabSize]) as tf.Tensor2D;
 }

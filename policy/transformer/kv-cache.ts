@@ -6,7 +6,7 @@
  * Ownership: functions that take caches never dispose them and always return new tensors; the
  * caller disposes a cache it has replaced (`disposeCache`).
  */
-import * as tf from '@tensorflow/tfjs';
+import * as tf from '@tensorflow/tfjs-core';
 import type { InstructionState } from './instruction-copy.ts';
 
 export interface LayerCache {
@@ -42,7 +42,7 @@ export function padCaches(
       if (t === undefined || c === undefined || c.length === 0) return tf.zeros([heads, length, headDim]);
       return c.length === length ? t : tf.pad(t, [[0, 0], [0, length - c.length], [0, 0]]);
     });
-    return tf.concat(rows, 0).reshape([caches.length * heads, length, headDim]) as tf.Tensor3D;
+    return tf.reshape(tf.concat(rows, 0), [caches.length * heads, length, headDim]) as tf.Tensor3D;
   });
 }
 

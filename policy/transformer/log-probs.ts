@@ -7,7 +7,7 @@
  * 0 in all three. So a mask that is 1 on agent tokens selects exactly the agent's decisions, and
  * these numbers line up with the log-probs recorded at sampling time (sampling.ts).
  */
-import * as tf from '@tensorflow/tfjs';
+import * as tf from '@tensorflow/tfjs-core';
 import type { TransformerConfig } from './config.ts';
 import { param, type TransformerParams } from './params.ts';
 import { headLogits } from './head.ts';
@@ -49,9 +49,9 @@ export function logProbsOf(
     let logits = headLogits(p, c, h, tokens);
     if (temperature !== 1) logits = tf.div(logits, temperature);
     // Row (b, t) predicts tokens[b, t+1]; the last row's target is a dummy that shiftRight drops.
-    const next = tf.concat([tf.slice(tokens, [0, 1], [b, t - 1]), tf.zeros([b, 1], 'int32')], 1).reshape([b * t]) as tf.Tensor1D;
-    const scored = shiftRight(tokenLogProbsAndEntropy(logits, next).reshape([b, t, 2]));
-    const values = shiftRight(linear(h, param(p, 'value.w'), param(p, 'value.b')).reshape([b, t]));
+    const next = tf.reshape(tf.concat([tf.slice(tokens, [0, 1], [b, t - 1]), tf.zeros([b, 1], 'int32')], 1), [b * t]) as tf.Tensor1D;
+    const scored = shiftRight(tf.reshape(tokenLogProbsAndEntropy(logits, next), [b, t, 2]));
+    const values = shiftRight(tf.reshape(linear(h, param(p, 'value.w'), param(p, 'value.b')), [b, t]));
     const [logProbs, entropy] = tf.unstack(scored, 2) as [tf.Tensor2D, tf.Tensor2D];
     return { logProbs, entropy, values: values as tf.Tensor2D };
   });

@@ -9,7 +9,8 @@
  *   (no head.w when `tiedEmbeddings`: the head is tok_embᵀ)
  *   copy.w [d, 1]  copy.b [1]   (only with `instructionCopy`: the gate of instruction-copy.ts)
  */
-import * as tf from '@tensorflow/tfjs';
+import * as tf from '@tensorflow/tfjs-core';
+import '../tfjs-runtime.ts';
 import type { TransformerConfig } from './config.ts';
 
 export type TransformerParams = Record<string, tf.Variable>;

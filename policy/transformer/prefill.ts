@@ -9,7 +9,7 @@
  * past (a fresh context window, every turn of a history-0 policy) are instead packed end to end
  * with no padding, and attention is one fused kernel call (ops/fused-attention.ts).
  */
-import * as tf from '@tensorflow/tfjs';
+import * as tf from '@tensorflow/tfjs-core';
 import { headDim, type TransformerConfig } from './config.ts';
 import type { TransformerParams } from './params.ts';
 import { NEG_INF } from './attention.ts';
@@ -34,7 +34,7 @@ function heads(qkv: tf.Tensor2D, n: number, m: number, h: number, dh: number, wh
     return tf.stack(splitHeads(qkv, { batch: n, time: m, heads: h, headDim: dh }, which * h * dh)) as tf.Tensor3D;
   }
   const part = tf.slice(qkv, [0, which * h * dh], [n * m, h * dh]);
-  return tf.transpose(part.reshape([n, m, h, dh]), [0, 2, 1, 3]).reshape([n * h, m, dh]) as tf.Tensor3D;
+  return tf.reshape(tf.transpose(tf.reshape(part, [n, m, h, dh]), [0, 2, 1, 3]), [n * h, m, dh]) as tf.Tensor3D;
 }
 
 /** Additive mask [n, 1, M, P+M] (see the module note). */
@@ -105,8 +105,8 @@ export async function prefill(
         let k = heads(qkv, n, m, h, dh, 1);
         let v = heads(qkv, n, m, h, dh, 2);
         // Each row keeps its own real new keys/values, appended to its old cache.
-        const kRows = fastOrPlainUnstack(k.reshape([n, h, m, dh]));
-        const vRows = fastOrPlainUnstack(v.reshape([n, h, m, dh]));
+        const kRows = fastOrPlainUnstack(tf.reshape(k, [n, h, m, dh]));
+        const vRows = fastOrPlainUnstack(tf.reshape(v, [n, h, m, dh]));
         for (let i = 0; i < n; i++) {
           const grow = (old: tf.Tensor3D | undefined, rows: tf.Tensor[]): tf.Tensor3D => {
             const fresh = tf.slice(rows[i]!, [0, 0, 0], [h, newLens[i]!, dh]) as tf.Tensor3D;
@@ -120,10 +120,10 @@ export async function prefill(
           v = tf.concat([padCaches(caches, l, 'v', p, h, dh), v], 1) as tf.Tensor3D;
         }
         mask ??= prefillMask(pastLens, newLens, p, m);
-        const scores = tf.add(batchedMatMul(q, tf.transpose(k, [0, 2, 1])).reshape([n, h, m, p + m]), mask);
-        const probs = tf.softmax(scores).reshape([n * h, m, p + m]) as tf.Tensor3D;
+        const scores = tf.add(tf.reshape(batchedMatMul(q, tf.transpose(k, [0, 2, 1])), [n, h, m, p + m]), mask);
+        const probs = tf.reshape(tf.softmax(scores), [n * h, m, p + m]) as tf.Tensor3D;
         const out = batchedMatMul(probs, v);
-        return tf.transpose(out.reshape([n, h, m, dh]), [0, 2, 1, 3]).reshape([n * m, h * dh]) as tf.Tensor2D;
+        return tf.reshape(tf.transpose(tf.reshape(out, [n, h, m, dh]), [0, 2, 1, 3]), [n * m, h * dh]) as tf.Tensor2D;
       });
     }
     const last = Int32Array.from(newLens, (len, i) => starts[i]! + len - 1);

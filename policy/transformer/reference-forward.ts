@@ -4,7 +4,7 @@
  * one-hot log-prob picking. It is the yardstick for the optimised path: the tests check that
  * both give the same numbers and gradients, and bench/transformer-step.ts times both.
  */
-import * as tf from '@tensorflow/tfjs';
+import * as tf from '@tensorflow/tfjs-core';
 import { headDim, type TransformerConfig } from './config.ts';
 import { param, type TransformerParams } from './params.ts';
 import { causalMask } from './attention.ts';
@@ -24,16 +24,16 @@ export function referenceForward(p: TransformerParams, c: TransformerConfig, tok
   const n = b * t;
   const { dModel: d, nHeads: h } = c;
   const dh = headDim(c);
-  const oneHot = tf.oneHot(tokens.reshape([n]) as tf.Tensor1D, c.vocabSize).toFloat() as tf.Tensor2D;
+  const oneHot = tf.cast(tf.oneHot(tf.reshape(tokens, [n]) as tf.Tensor1D, c.vocabSize), 'float32') as tf.Tensor2D;
   const pos = tf.slice(param<tf.Rank.R2>(p, 'pos_emb'), [0, 0], [t, d]);
-  let x = tf.add(tf.matMul(oneHot, param<tf.Rank.R2>(p, 'tok_emb')).reshape([b, t, d]), pos).reshape([n, d]) as tf.Tensor2D;
+  let x = tf.reshape(tf.add(tf.reshape(tf.matMul(oneHot, param<tf.Rank.R2>(p, 'tok_emb')), [b, t, d]), pos), [n, d]) as tf.Tensor2D;
   const mask = causalMask(t);
-  const heads = (z: tf.Tensor): tf.Tensor3D => tf.transpose(z.reshape([b, t, h, dh]), [0, 2, 1, 3]).reshape([b * h, t, dh]);
+  const heads = (z: tf.Tensor): tf.Tensor3D => tf.reshape(tf.transpose(tf.reshape(z, [b, t, h, dh]), [0, 2, 1, 3]), [b * h, t, dh]);
   for (let l = 0; l < c.nLayers; l++) {
     const qkv = dense(ln(x, p, `h${l}.ln1`), p, `h${l}.attn.qkv`);
     const [q, k, v] = tf.split(qkv, 3, 1).map(heads) as [tf.Tensor3D, tf.Tensor3D, tf.Tensor3D];
     const probs = tf.softmax(tf.add(tf.mul(tf.matMul(q, k, false, true), 1 / Math.sqrt(dh)), mask));
-    const merged = tf.transpose(tf.matMul(probs, v).reshape([b, h, t, dh]), [0, 2, 1, 3]).reshape([n, d]) as tf.Tensor2D;
+    const merged = tf.reshape(tf.transpose(tf.reshape(tf.matMul(probs, v), [b, h, t, dh]), [0, 2, 1, 3]), [n, d]) as tf.Tensor2D;
     x = tf.add(x, dense(merged, p, `h${l}.attn.out`));
     const hidden = tf.relu(dense(ln(x, p, `h${l}.ln2`), p, `h${l}.mlp.fc`));
     x = tf.add(x, dense(hidden, p, `h${l}.mlp.proj`));
@@ -55,10 +55,10 @@ export function referenceForward(p: TransformerParams, c: TransformerConfig, tok
       }
       return row.map((_, pos) => (close > 0 && pos >= close ? bag : new Array<number>(c.vocabSize).fill(0)));
     });
-    const gate = dense(f, p, 'copy').reshape([b, t, 1]);
-    logits = tf.add(logits.reshape([b, t, c.vocabSize]), tf.mul(gate, tf.tensor3d(bonus))).reshape([n, c.vocabSize]) as tf.Tensor2D;
+    const gate = tf.reshape(dense(f, p, 'copy'), [b, t, 1]);
+    logits = tf.reshape(tf.add(tf.reshape(logits, [b, t, c.vocabSize]), tf.mul(gate, tf.tensor3d(bonus))), [n, c.vocabSize]) as tf.Tensor2D;
   }
-  return { logits, values: dense(f, p, 'value').reshape([n]) as tf.Tensor1D };
+  return { logits, values: tf.reshape(dense(f, p, 'value'), [n]) as tf.Tensor1D };
 }
 
 /** Same contract as `logProbsOf` (log-probs.ts) but built from plain ops: { logProbs, entropy, values } [B, T]. */
@@ -67,10 +67,10 @@ export function referenceLogProbsOf(p: TransformerParams, c: TransformerConfig, 
     const [b, t] = tokens.shape;
     const { logits, values } = referenceForward(p, c, tokens);
     const logp = tf.logSoftmax(logits);
-    const next = tf.concat([tf.slice(tokens, [0, 1], [b, t - 1]), tf.zeros([b, 1], 'int32')], 1).reshape([b * t]) as tf.Tensor1D;
-    const picked = tf.sum(tf.mul(logp, tf.oneHot(next, c.vocabSize)), -1).reshape([b, t]);
-    const entropy = tf.neg(tf.sum(tf.mul(tf.exp(logp), logp), -1)).reshape([b, t]);
+    const next = tf.reshape(tf.concat([tf.slice(tokens, [0, 1], [b, t - 1]), tf.zeros([b, 1], 'int32')], 1), [b * t]) as tf.Tensor1D;
+    const picked = tf.reshape(tf.sum(tf.mul(logp, tf.oneHot(next, c.vocabSize)), -1), [b, t]);
+    const entropy = tf.reshape(tf.neg(tf.sum(tf.mul(tf.exp(logp), logp), -1)), [b, t]);
     const shift = (z: tf.Tensor): tf.Tensor2D => tf.concat([tf.zeros([b, 1]), tf.slice(z, [0, 0], [b, t - 1])], 1) as tf.Tensor2D;
-    return { logProbs: shift(picked), entropy: shift(entropy), values: shift(values.reshape([b, t])) };
+    return { logProbs: shift(picked), entropy: shift(entropy), values: shift(tf.reshape(values, [b, t])) };
   });
 }

@@ -7,7 +7,7 @@
  * (b) linear value head (one scalar per position, for PPO). ReLU rather than GELU: XNNPACK fuses
  * it into the matmul on wasm, and at this size the difference in quality is noise.
  */
-import * as tf from '@tensorflow/tfjs';
+import * as tf from '@tensorflow/tfjs-core';
 import { makeConfig, validateConfig, type TransformerConfig } from './config.ts';
 import { assignParams, disposeParams, initParams, type TransformerParams } from './params.ts';
 import { forward, type ForwardOutput } from './forward.ts';

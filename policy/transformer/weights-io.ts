@@ -7,7 +7,7 @@
  * row-major. Names are the parameter names of params.ts, so a blob loads into any model of the
  * same config, and `setWeights` checks names and shapes.
  */
-import * as tf from '@tensorflow/tfjs';
+import * as tf from '@tensorflow/tfjs-core';
 
 interface ManifestEntry {
   readonly name: string;

@@ -1,4 +1,4 @@
-import * as tf from '@tensorflow/tfjs';
+import * as tf from '@tensorflow/tfjs-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clipByGlobalNorm } from '../../algorithms/grad-clip.ts';
 import { entropyLoss } from '../../algorithms/entropy.ts';

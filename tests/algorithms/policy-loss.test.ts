@@ -1,4 +1,4 @@
-import * as tf from '@tensorflow/tfjs';
+import * as tf from '@tensorflow/tfjs-core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { policyLoss } from '../../algorithms/policy-loss.ts';
 import { selectBackend } from '../../policy/backend.ts';
@@ -34,7 +34,7 @@ beforeEach(() => {
     [-1, -2, -0.5, -3],
     [-0.7, -1.1, -2, -0.3],
   ]);
-  logProbs = tf.variable(tf.tidy(() => oldLogProbs.add(tf.tensor2d(logRatio))));
+  logProbs = tf.variable(tf.tidy(() => tf.add(oldLogProbs, tf.tensor2d(logRatio))));
   advantages = tf.tensor2d([
     [1, 1, 1, 1],
     [-1, -1, -1, -1],

@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { promises as fsp, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import * as tf from '@tensorflow/tfjs';
+import * as tf from '@tensorflow/tfjs-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { CheckpointData } from '../../learner/checkpoint/format.ts';
 import { readCheckpoint } from '../../learner/checkpoint/read.ts';

@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync, existsSync, renameSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import * as tf from '@tensorflow/tfjs';
+import * as tf from '@tensorflow/tfjs-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readCheckpoint } from '../../learner/checkpoint/read.ts';
 import { writeCheckpoint } from '../../learner/checkpoint/write.ts';

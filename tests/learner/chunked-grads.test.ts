@@ -1,4 +1,4 @@
-import * as tf from '@tensorflow/tfjs';
+import * as tf from '@tensorflow/tfjs-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { byLength } from '../../learner/by-length.ts';
 import { chunkedGrads, combineParts, lengthChunks, pickFields } from '../../learner/chunked-grads.ts';

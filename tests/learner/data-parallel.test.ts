@@ -1,4 +1,4 @@
-import * as tf from '@tensorflow/tfjs';
+import * as tf from '@tensorflow/tfjs-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DataParallelGrads } from '../../learner/data-parallel.ts';
 import { padRows } from '../../learner/minibatch.ts';

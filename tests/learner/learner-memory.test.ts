@@ -1,4 +1,4 @@
-import * as tf from '@tensorflow/tfjs';
+import * as tf from '@tensorflow/tfjs-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { trainStep } from '../../learner/train-step.ts';
 import { resolveConfig } from '../../actors/training/config.ts';

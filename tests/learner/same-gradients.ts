@@ -1,4 +1,4 @@
-import * as tf from '@tensorflow/tfjs';
+import * as tf from '@tensorflow/tfjs-core';
 import { expect } from 'vitest';
 import type { MinibatchGrads } from '../../learner/update.ts';
 

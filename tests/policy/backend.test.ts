@@ -1,4 +1,4 @@
-import * as tf from '@tensorflow/tfjs';
+import * as tf from '@tensorflow/tfjs-core';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { selectBackend } from '../../policy/backend.ts';
 import { Transformer } from '../../policy/transformer/transformer.ts';

@@ -1,4 +1,4 @@
-import * as tf from '@tensorflow/tfjs';
+import * as tf from '@tensorflow/tfjs-core';
 import { describe, expect, it } from 'vitest';
 import { selectBackend } from '../../policy/backend.ts';
 import { rowHeads } from '../../policy/transformer/ops/head-kernels.ts';
@@ -16,7 +16,7 @@ describe('rowHeads (the KV-cache copy of prefill)', () => {
         expect(ours.map((t) => t.shape)).toEqual(lengths.map((len) => [2, len, 3]));
         lengths.forEach((len, b) => {
           const expected = tf.tidy(() => tf.transpose(
-            tf.slice(x, [b * shape.time, offset], [len, shape.heads * shape.headDim]).reshape([len, shape.heads, shape.headDim]), [1, 0, 2]));
+            tf.reshape(tf.slice(x, [b * shape.time, offset], [len, shape.heads * shape.headDim]), [len, shape.heads, shape.headDim]), [1, 0, 2]));
           expect(Array.from(ours[b]!.dataSync())).toEqual(Array.from(expected.dataSync()));
           expected.dispose();
         });

@@ -5,7 +5,7 @@
  * registered for wasm and cpu only. Code that picks a path by backend name then meets a backend
  * it has no custom kernels for, as it would with libtensorflow, without installing it.
  */
-import * as tf from '@tensorflow/tfjs';
+import * as tf from '@tensorflow/tfjs-core';
 
 export const STAND_IN_NAME = 'tensorflow';
 

@@ -1,4 +1,4 @@
-import * as tf from '@tensorflow/tfjs';
+import * as tf from '@tensorflow/tfjs-core';
 import { describe, expect, it } from 'vitest';
 import { selectBackend } from '../../policy/backend.ts';
 import { blockCopy, transpose2d, transposeCopy } from '../../policy/transformer/ops/transpose.ts';

@@ -35,6 +35,10 @@ export const AGENT_MAX_SOCKETS = 128;
 /** Field names per env family (reference §2). BabyAI's shape is the generic one. */
 export type AgentGymFlavor = 'generic' | 'babyai' | 'textcraft' | 'sciworld';
 
+/**
+ * Options of `createAgentGymHttpEnv`: the env's spec, the server's field names (`flavor`), how a
+ * task id maps to AgentGym's `data_idx`, and the call deadline.
+ */
 export interface AgentGymHttpEnvOptions {
   readonly spec: EnvSpec;
   /** Default: `spec.id` when it names a known flavor, else `generic`. */
@@ -331,6 +335,10 @@ export function createAgentGymHttpEnv(baseUrl: string, options: AgentGymHttpEnvO
   return new AgentGymHttpEnv(options.spec, acquireTarget(baseUrl), options);
 }
 
+/**
+ * Options of `agentGymHttpDefinition`: those of one env, plus the task lists the server does not
+ * report.
+ */
 export interface AgentGymHttpDefinitionOptions extends AgentGymHttpEnvOptions {
   /**
    * Task ids per split. Default: `${spec.id}_${n}` with test tasks numbered first, then train,

@@ -1,9 +1,3 @@
-/**
- * A served env as an `EnvDefinition` over a pool of env servers (ws-pool.ts): what
- * `--remote ws://a:8100,ws://b:8100` resolves to (one URL is a pool of one, so it reconnects
- * too). The task lists are read once, from the first server that answers; every server must
- * describe the env the same way, or it is not used.
- */
 import type { EnvDefinition } from '../../envs/contract.ts';
 import type { ServerStats } from './server-link.ts';
 import { PooledEnv } from './pooled-env.ts';
@@ -19,6 +13,10 @@ export interface EnvReachability {
   describeServers(): string;
 }
 
+/**
+ * An env definition served by a pool of env servers; `close()` closes every connection of the
+ * pool.
+ */
 export interface PoolEnvDefinition extends EnvDefinition, EnvReachability {
   readonly pool: EnvServerPool;
   /** Per-server counts: instances placed, connects, losses, current load. */
@@ -26,6 +24,12 @@ export interface PoolEnvDefinition extends EnvDefinition, EnvReachability {
   close(): Promise<void>;
 }
 
+/**
+ * A served env as an `EnvDefinition` over a pool of env servers (ws-pool.ts): what
+ * `--remote ws://a:8100,ws://b:8100` resolves to (one URL is a pool of one, so it reconnects
+ * too). The task lists are read once, from the first server that answers; every server must
+ * describe the env the same way, or it is not used.
+ */
 export async function poolEnvDefinition(urls: readonly string[], envId: string, options: EnvServerPoolOptions = {}): Promise<PoolEnvDefinition> {
   const pool = await EnvServerPool.open(urls, envId, options);
   try {

@@ -18,6 +18,9 @@ import { EnvError, type Env, type EnvDefinition, type EnvSpec, type Split } from
 import { WsRemoteEnv } from './ws-remote-env.ts';
 import { WsRpc } from './ws-rpc.ts';
 
+/**
+ * Options of `connectEnvServer`: the bearer token, the call deadline and the connection's limits.
+ */
 export interface EnvServerConnectOptions {
   /** Bearer token, sent as `Authorization: Bearer <token>`. */
   readonly token?: string;
@@ -38,6 +41,9 @@ export interface RemoteEnvInfo {
   readonly hasOracle: boolean;
 }
 
+/**
+ * One WebSocket to an env server (docs/protocol.md), carrying any number of remote env instances.
+ */
 export interface EnvServerConnection {
   readonly url: string;
   /** True once the socket has closed; every call then rejects with ENV_LOST. */

@@ -1,14 +1,3 @@
-/**
- * A client-side pool of env servers (`--remote ws://a:8100,ws://b:8100`): one connection per
- * server, each instance placed on the least-loaded live server, lost connections reopened with
- * capped exponential backoff (server-link.ts), a restarted server used again. Instances of a
- * lost server fail with ENV_LOST; the episode is aborted and its retry is placed on a live one.
- *
- * Placing an instance while no server is connected waits for one, for at most `serverWaitMs`
- * counted from the moment the last server went away: a short outage (a server restarting) costs
- * no episode, a long one fails placements at once, so a run against a dead fleet drains quickly
- * instead of waiting at every slot.
- */
 import { EnvError } from '../../envs/contract.ts';
 import { RECONNECT_BACKOFF, type BackoffOptions } from './backoff.ts';
 import { ServerLink, type LinkChange, type Placement, type ServerStats } from './server-link.ts';
@@ -17,6 +6,10 @@ import { SERVER_WAIT_MS } from './pool-limits.ts';
 
 export { SERVER_WAIT_MS };
 
+/**
+ * Options of an `EnvServerPool`: a connection's options, plus the reconnect backoff and how long a
+ * placement waits for a live server.
+ */
 export interface EnvServerPoolOptions extends EnvServerConnectOptions {
   /** How long placing an instance waits for a live server when none is connected (ms). Default 5 000. */
   readonly serverWaitMs?: number;
@@ -29,6 +22,10 @@ export interface EnvServerPoolOptions extends EnvServerConnectOptions {
   readonly onEvent?: (event: PoolEvent) => void;
 }
 
+/**
+ * A change in a pool's servers (connected, draining, lost, unreachable), with how many are live
+ * after it.
+ */
 export interface PoolEvent {
   readonly type: 'server.connected' | 'server.draining' | 'server.lost' | 'server.unreachable';
   readonly url: string;
@@ -49,6 +46,17 @@ interface ReachWaiter {
   reject(error: Error): void;
 }
 
+/**
+ * A client-side pool of env servers (`--remote ws://a:8100,ws://b:8100`): one connection per
+ * server, each instance placed on the least-loaded live server, lost connections reopened with
+ * capped exponential backoff (server-link.ts), a restarted server used again. Instances of a
+ * lost server fail with ENV_LOST; the episode is aborted and its retry is placed on a live one.
+ *
+ * Placing an instance while no server is connected waits for one, for at most `serverWaitMs`
+ * counted from the moment the last server went away: a short outage (a server restarting) costs
+ * no episode, a long one fails placements at once, so a run against a dead fleet drains quickly
+ * instead of waiting at every slot.
+ */
 export class EnvServerPool {
   private readonly links: ServerLink[];
   private readonly waiters = new Set<Waiter>();

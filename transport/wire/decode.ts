@@ -9,6 +9,7 @@ import { errorMessage } from '../../envs/error-message.ts';
 import type { WireError } from './errors.ts';
 import { RequestIdSchema, type RequestId } from './env-schemas.ts';
 
+/** A decoded frame, or the wire error to answer a bad one with (decoding returns, never throws). */
 export type Decoded<T> =
   | { readonly ok: true; readonly value: T }
   | { readonly ok: false; readonly id: RequestId | null; readonly error: WireError };

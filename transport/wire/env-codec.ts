@@ -24,15 +24,21 @@ export function decodeEnvRequest(data: RawData, isBinary: boolean): Decoded<EnvR
   return json.ok ? decodeWith(EnvRequestSchema, ENV_OPS, json.value) : json;
 }
 
+/** The text frame of a client request with its id (`{"id":…,"op":…}`). */
 export function encodeEnvRequest(id: number, body: EnvRequestBody): string {
   // `body` always has `op`, so the stringified object is never `{}`.
   return `{"id":${id},${JSON.stringify(body).slice(1)}`;
 }
 
+/** The text frame of a server's result for request `id`. */
 export function encodeResult(id: RequestId, result: unknown): string {
   return `{"op":"result","id":${JSON.stringify(id)},"result":${JSON.stringify(result)}}`;
 }
 
+/**
+ * The text frame of a server's error for request `id` (null when the frame it answers had no
+ * readable id).
+ */
 export function encodeError(id: RequestId | null, error: WireError): string {
   return `{"op":"error","id":${JSON.stringify(id)},"error":${JSON.stringify(error)}}`;
 }

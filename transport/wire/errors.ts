@@ -5,6 +5,10 @@
 import { EnvError, type EnvErrorCode } from '../../envs/contract.ts';
 import { errorMessage } from '../../envs/error-message.ts';
 
+/**
+ * The `code` of an error frame of the wire protocol (docs/protocol.md#error-codes); the env
+ * contract's codes are among them.
+ */
 export type WireErrorCode =
   /** A text frame that is not JSON. */
   | 'BAD_JSON'
@@ -38,11 +42,13 @@ export type WireErrorCode =
   /** The env threw something that is not an `EnvError`; the message is the exception's. */
   | 'ENV_INTERNAL';
 
+/** An error as it crosses the wire: a code and a message. */
 export interface WireError {
   readonly code: WireErrorCode;
   readonly message: string;
 }
 
+/** Every `WireErrorCode`, for validating a frame's code. */
 export const WIRE_ERROR_CODES: readonly WireErrorCode[] = [
   'BAD_JSON', 'BAD_FRAME', 'UNKNOWN_OP', 'UNAUTHORIZED', 'FORBIDDEN_ORIGIN', 'RATE_LIMITED', 'TOO_MANY_INSTANCES', 'SERVER_DRAINING',
   'INSTANCE_UNKNOWN', 'INSTANCE_BUSY', 'NO_ORACLE', 'ENV_UNKNOWN', 'TASK_UNKNOWN',

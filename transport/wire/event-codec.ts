@@ -12,7 +12,9 @@ import {
 const SUBSCRIBE_OPS: ReadonlySet<string> = new Set(['subscribe']);
 const SERVER_OPS: ReadonlySet<string> = new Set(['subscribed', 'event', 'end', 'error']);
 
+/** The event server's reply to an accepted `subscribe` frame. */
 export const SUBSCRIBED_FRAME = '{"op":"subscribed"}';
+/** The event server's last frame of a run: the stream is complete. */
 export const END_FRAME = '{"op":"end"}';
 
 /** An `event` frame; `seq` is the event's position in the run's stream (the event server sets it). */

@@ -12,7 +12,7 @@
  * On wasm, fused-attention.ts does the whole op in one WebAssembly SIMD call each way, faster
  * still; this loop serves the cpu backend (tests, and the fused kernel's reference).
  */
-import * as tf from '@tensorflow/tfjs';
+import * as tf from '@tensorflow/tfjs-core';
 import { customOp } from './custom-op.ts';
 import { fusedAttention, fusedAttentionAvailable } from './fused-attention.ts';
 import { fastUnstack, headKernelsAvailable, mergeHeads, splitHeads, type HeadShape } from './head-kernels.ts';
@@ -65,10 +65,10 @@ function fastAttention(qkv: tf.Tensor2D, s: HeadShape, mask: tf.Tensor2D): tf.Te
 export function genericAttention(qkv: tf.Tensor2D, s: HeadShape, mask: tf.Tensor2D): tf.Tensor2D {
   return tf.tidy(() => {
     const { batch: b, time: t, heads: h, headDim: dh } = s;
-    const heads = (x: tf.Tensor): tf.Tensor3D => tf.transpose(x.reshape([b, t, h, dh]), [0, 2, 1, 3]).reshape([b * h, t, dh]);
+    const heads = (x: tf.Tensor): tf.Tensor3D => tf.reshape(tf.transpose(tf.reshape(x, [b, t, h, dh]), [0, 2, 1, 3]), [b * h, t, dh]);
     const [q, k, v] = tf.split(qkv, 3, 1).map(heads) as [tf.Tensor3D, tf.Tensor3D, tf.Tensor3D];
     const scores = tf.add(tf.mul(tf.matMul(q, k, false, true), 1 / Math.sqrt(dh)), mask);
     const out = tf.matMul(tf.softmax(scores), v);
-    return tf.transpose(out.reshape([b, h, t, dh]), [0, 2, 1, 3]).reshape([b * t, h * dh]) as tf.Tensor2D;
+    return tf.reshape(tf.transpose(tf.reshape(out, [b, h, t, dh]), [0, 2, 1, 3]), [b * t, h * dh]) as tf.Tensor2D;
   });
 }

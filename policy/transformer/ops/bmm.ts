@@ -8,7 +8,7 @@
  * one batched call, despite the per-op overhead. Tiny items (decoding: one query row) are faster
  * as one batched call, so `batchedMatMul` picks by size.
  */
-import * as tf from '@tensorflow/tfjs';
+import * as tf from '@tensorflow/tfjs-core';
 import { fastUnstack } from './head-kernels.ts';
 
 /**
@@ -21,7 +21,7 @@ const LOOP_MIN_ITEM_MACS = 24_576;
 export function batchedMatMul(a: tf.Tensor3D, b: tf.Tensor3D): tf.Tensor3D {
   const [n, m, k] = a.shape;
   const p = b.shape[2];
-  if (n === 1) return tf.tidy(() => tf.matMul(a.reshape([m, k]), b.reshape([k, p])).reshape([1, m, p]));
+  if (n === 1) return tf.tidy(() => tf.reshape(tf.matMul(tf.reshape(a, [m, k]), tf.reshape(b, [k, p])), [1, m, p]));
   if (m * k * p < LOOP_MIN_ITEM_MACS || tf.getBackend() !== 'wasm') return tf.matMul(a, b);
   return tf.tidy(() => {
     const as = fastUnstack(a) as tf.Tensor2D[];

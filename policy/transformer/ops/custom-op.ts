@@ -4,7 +4,7 @@
  * tfjs types the callback as variadic `Tensor | GradSaveFunc`, which strict TypeScript cannot
  * check against named parameters.
  */
-import * as tf from '@tensorflow/tfjs';
+import * as tf from '@tensorflow/tfjs-core';
 
 export interface CustomOpResult<T extends tf.Tensor> {
   readonly value: T;

@@ -11,7 +11,7 @@
  * scratch block it is handed; it is checked at load to carry no data segment (which would be
  * written over tfjs's memory on instantiation).
  */
-import * as tf from '@tensorflow/tfjs';
+import * as tf from '@tensorflow/tfjs-core';
 import { readFileSync } from 'node:fs';
 import { customOp } from './custom-op.ts';
 import type { HeadShape } from './head-kernels.ts';

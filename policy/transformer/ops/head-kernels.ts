@@ -18,7 +18,7 @@
  * inside custom-gradient ops whose backward pass calls them again. Other backends (tfjs-node)
  * never reach them (attention-core.ts uses plain batched matmuls there).
  */
-import * as tf from '@tensorflow/tfjs';
+import * as tf from '@tensorflow/tfjs-core';
 import { heapIO, size, type Info } from './heap-io.ts';
 import { blockCopy, transposeCopy } from './transpose.ts';
 

@@ -3,7 +3,7 @@
  * this process's memory: wasm (views on the wasm heap) and cpu (typed arrays). Used by the
  * copy kernels (head-kernels.ts) and the layer-norm kernels (layer-norm-kernels.ts).
  */
-import type * as tf from '@tensorflow/tfjs';
+import type * as tf from '@tensorflow/tfjs-core';
 
 export type Floats = Float32Array;
 export type Info = tf.TensorInfo;

@@ -9,7 +9,7 @@
  *   ActorgymLayerNorm      x [N, d], g [d], b [d]  → y [N, d], x̂ [N, d], rstd [N]
  *   ActorgymLayerNormGrad  dy [N, d], x̂, rstd, g   → dx [N, d], dg [d], db [d]
  */
-import * as tf from '@tensorflow/tfjs';
+import * as tf from '@tensorflow/tfjs-core';
 import { heapIO, type Info } from './heap-io.ts';
 
 type KernelArgs = { inputs: tf.NamedTensorInfoMap; backend: unknown; attrs?: tf.NamedAttrMap };

@@ -5,7 +5,7 @@
  * they are tf ops; even then the closed-form backward needs about half the kernels that autodiff
  * through `moments` records.
  */
-import * as tf from '@tensorflow/tfjs';
+import * as tf from '@tensorflow/tfjs-core';
 import { sumRows } from './linear.ts';
 import { customOp } from './custom-op.ts';
 import { headKernelsAvailable } from './head-kernels.ts';

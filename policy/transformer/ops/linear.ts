@@ -7,7 +7,7 @@
  * shared/reference/tfjs-on-this-machine.md). `tf.transpose` + plain `tf.matMul` stays on the fast
  * path, so this layer's backward pass costs about two forward matmuls.
  */
-import * as tf from '@tensorflow/tfjs';
+import * as tf from '@tensorflow/tfjs-core';
 import { customOp } from './custom-op.ts';
 import { transpose2d } from './transpose.ts';
 
@@ -19,7 +19,7 @@ export type Activation = 'linear' | 'relu';
  * matmul with a ones row takes 0.25 ms.
  */
 export function sumRows(x: tf.Tensor2D): tf.Tensor1D {
-  return tf.tidy(() => tf.matMul(tf.ones([1, x.shape[0]]), x).reshape([x.shape[1]]) as tf.Tensor1D);
+  return tf.tidy(() => tf.reshape(tf.matMul(tf.ones([1, x.shape[0]]), x), [x.shape[1]]) as tf.Tensor1D);
 }
 
 /** `x` [N, in], `w` [in, out], `b` [out] → [N, out]. */

@@ -8,7 +8,7 @@
  *   ∂ log p_y / ∂z = onehot(y) − p,        ∂H / ∂z = −p ⊙ (log p + H),
  * with the one-hot added by `scatterND` (O(N), not O(N·V)).
  */
-import * as tf from '@tensorflow/tfjs';
+import * as tf from '@tensorflow/tfjs-core';
 import { customOp } from './custom-op.ts';
 
 /**
@@ -25,7 +25,7 @@ export function tokenLogProbsAndEntropy(logits: tf.Tensor2D, targets: tf.Tensor1
     const total = tf.sum(e, -1, true);
     const logp = tf.sub(shifted, tf.log(total));
     const p = tf.div(e, total);
-    const picked = tf.gather(logp.reshape([-1]), flatIndex);
+    const picked = tf.gather(tf.reshape(logp, [-1]), flatIndex);
     const entropy = tf.neg(tf.sum(tf.mul(p, logp), -1));
     save([logp, p, entropy, flatIndex]);
     return {
@@ -33,9 +33,9 @@ export function tokenLogProbsAndEntropy(logits: tf.Tensor2D, targets: tf.Tensor1
       gradFunc: (dy, saved) => {
         const [lp, ps, h, idx] = saved as [tf.Tensor2D, tf.Tensor2D, tf.Tensor1D, tf.Tensor1D];
         const [gLogp, gEnt] = tf.unstack(dy, 1) as [tf.Tensor1D, tf.Tensor1D];
-        const oneHotG = tf.scatterND(idx.reshape([n, 1]), gLogp, [n * v]).reshape([n, v]);
-        const fromLogp = tf.sub(oneHotG, tf.mul(ps, gLogp.reshape([n, 1])));
-        const fromEnt = tf.mul(tf.neg(tf.mul(ps, tf.add(lp, h.reshape([n, 1])))), gEnt.reshape([n, 1]));
+        const oneHotG = tf.reshape(tf.scatterND(tf.reshape(idx, [n, 1]), gLogp, [n * v]), [n, v]);
+        const fromLogp = tf.sub(oneHotG, tf.mul(ps, tf.reshape(gLogp, [n, 1])));
+        const fromEnt = tf.mul(tf.neg(tf.mul(ps, tf.add(lp, tf.reshape(h, [n, 1])))), tf.reshape(gEnt, [n, 1]));
         return tf.add(fromLogp, fromEnt);
       },
     };

@@ -7,7 +7,7 @@
  * of them a training step). Copying eight source rows at a time, so that the writes land in runs
  * of eight, takes 0.23 ms for the same array in V8.
  */
-import * as tf from '@tensorflow/tfjs';
+import * as tf from '@tensorflow/tfjs-core';
 import { heapIO, type Info } from './heap-io.ts';
 
 /**

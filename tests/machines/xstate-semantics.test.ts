@@ -1,7 +1,8 @@
-// The xstate fast paths of patches/xstate+5.33.3.patch: installed, and semantics unchanged on the
-// statechart features they touch (history targets, eventless transitions, nested and parallel
-// configurations, tags, several actors of one machine, the order of exit, transition and entry
-// actions, raised events, final states, persisted snapshots).
+// The statechart semantics of stock xstate that the runtime's machines and a patched build were
+// held to (history targets, eventless transitions, nested and parallel configurations, tags,
+// several actors of one machine, the order of exit, transition and entry actions, raised events,
+// final states, persisted snapshots). Issue 35 dropped the patch of xstate's dist (an installed
+// package never got it); these checks stay so an xstate upgrade that moves any of them is noticed.
 import { describe, expect, it } from 'vitest';
 import { assign, createActor, createMachine, raise, setup } from 'xstate';
 
@@ -36,20 +37,7 @@ const counter = setup({ types: { context: {} as { count: number }, events: {} as
   },
 });
 
-describe('xstate with the fast paths', () => {
-  it('is the patched build (npm postinstall applies patches/)', () => {
-    const node = machine.root.states.work as unknown as { _candidates?: unknown };
-    expect(node._candidates).toBeInstanceOf(Map);
-    // Step plans: every snapshot of one configuration shares one frozen array of state nodes.
-    const nodesOf = (actor: { getSnapshot(): unknown }) => (actor.getSnapshot() as { _nodes: readonly unknown[] })._nodes;
-    const first = createActor(machine).start();
-    const second = createActor(machine).start();
-    first.send({ type: 'NEXT' });
-    second.send({ type: 'NEXT' });
-    expect(nodesOf(first)).toBe(nodesOf(second));
-    expect(Object.isFrozen(nodesOf(first))).toBe(true);
-  });
-
+describe('xstate as published', () => {
   it('restores a history target to the state that was left, each time', () => {
     const actor = createActor(machine).start();
     actor.send({ type: 'NEXT' });
@@ -71,7 +59,7 @@ describe('xstate with the fast paths', () => {
     expect(actor.getSnapshot().value).toBe('high');
   });
 
-  it('gives each actor of one machine its own value and tags; shared values are frozen', () => {
+  it('gives each actor of one machine its own value and tags', () => {
     const first = createActor(machine).start();
     const second = createActor(machine).start();
     first.send({ type: 'NEXT' });
@@ -81,7 +69,6 @@ describe('xstate with the fast paths', () => {
     expect(first.getSnapshot().hasTag('right')).toBe(true);
     expect(second.getSnapshot().hasTag('right')).toBe(false);
     expect(second.getSnapshot().hasTag('busy')).toBe(true);
-    expect(Object.isFrozen(first.getSnapshot().value)).toBe(true);
     // Tags are a fresh set per snapshot, as in the published build.
     expect(first.getSnapshot().tags).not.toBe(createActor(machine).start().getSnapshot().tags);
     second.send({ type: 'LEAVE' });
@@ -121,7 +108,7 @@ describe('xstate with the fast paths', () => {
         r: { type: 'final', entry: note('enter r') },
       },
     });
-    // Twice: the second actor takes the cached plans of the first one's steps.
+    // Twice: a second actor of the same machine runs the same actions in the same order.
     for (let round = 0; round < 2; round++) {
       log.length = 0;
       const actor = createActor(ordered).start();
