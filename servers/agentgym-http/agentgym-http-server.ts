@@ -31,19 +31,23 @@
  * - BabyAI with `agentgymCompat` (default): the original's done rule and running score;
  * - sockets, headers and bodies have deadlines, connections a cap, and `drain` stops gracefully;
  * - one call at a time per instance id; stepping before reset or after `done` is an error.
+ *
+ * `startAgentGymHttpServer` composes an instance table (./instances.ts), the routes, an HTTP
+ * server with deadlines (./connections.ts) and the request gate below; `AgentGymHttp` is the
+ * handle that drains and closes them.
  */
-import http from 'node:http';
+import http, { type OutgoingHttpHeaders } from 'node:http';
 import { EnvError, type EnvDefinition } from '../../envs/contract.ts';
 import { answerHealth, type HealthState } from '../listener/health.ts';
+import { listen } from '../listener/listen.ts';
 import type { OpsLog } from '../listener/ops-log.ts';
-import { admit, corsHeaders, PREFLIGHT_HEADERS } from './access.ts';
-import { adapterFor } from './adapters.ts';
+import { admit, corsHeaders, PREFLIGHT_HEADERS, type Caller } from './access.ts';
+import { adapterFor, type ServerAdapter } from './adapters.ts';
 import { ConnectionTracker } from './connections.ts';
 import { BadRequest, sendJson } from './http-io.ts';
 import { InstanceLimit, InstanceTable } from './instances.ts';
 import * as limits from './limits.ts';
-import { agentGymRoutes } from './protocol.ts';
-import { listen } from '../listener/listen.ts';
+import { agentGymRoutes, type Route } from './protocol.ts';
 
 export {
   DEFAULT_IDLE_TTL_MS,
@@ -53,11 +57,13 @@ export {
   DEFAULT_MAX_INSTANCES_PER_CLIENT,
 } from './limits.ts';
 
+/** Options of `startAgentGymHttpServer`; limits default to ./limits.ts. */
 export interface AgentGymHttpServerOptions {
   /** 0 picks a free port. */
   readonly port: number;
   /** Default 127.0.0.1: listen publicly only on purpose, and then with a `token`. */
   readonly host?: string;
+  /** The env served; `data_idx` indexes its test tasks, then its train tasks. */
   readonly definition: EnvDefinition;
   /**
    * Required on every route but the probes (Bearer, Basic password, `/token/T` prefix or
@@ -66,19 +72,23 @@ export interface AgentGymHttpServerOptions {
   readonly token?: string | readonly string[];
   /** Browser origins allowed besides this server's own loopback pages (`*` any). Default none. */
   readonly allowOrigins?: readonly string[];
+  /** Largest request body (bytes); a bigger one is a 413. Default 64 KiB. */
   readonly maxBodyBytes?: number;
+  /** Instances over all clients; `/readyz` answers 503 while at it. Default 4 096. */
   readonly maxInstances?: number;
-  /** Per token, or per remote address without a token. */
+  /** Per token, or per remote address without a token. Default 2 048. */
   readonly maxInstancesPerClient?: number;
-  /** `Infinity` disables reaping. */
+  /** An instance idle this long (ms) is closed. `Infinity` disables reaping. Default 10 min. */
   readonly idleTtlMs?: number;
   /** Field-name flavor; default from `definition.spec.id`, else `generic`. */
   readonly adapter?: 'generic' | 'babyai' | 'textcraft' | 'sciworld' | 'search' | 'web';
+  /** How long an idle keep-alive socket stays open (ms). */
   readonly keepAliveTimeoutMs?: number;
   /** A new socket's first request header, and every later one, must be complete this soon. */
   readonly headersTimeoutMs?: number;
   /** A request body must be complete this soon after the request starts. */
   readonly requestTimeoutMs?: number;
+  /** TCP connections at once; more are closed when accepted. */
   readonly maxConnections?: number;
   /** One JSON line per connection and instance event (`createOpsLog`); default none. */
   readonly log?: OpsLog;
@@ -109,30 +119,55 @@ export interface AgentGymHttpServer {
   close(): Promise<void>;
 }
 
+/**
+ * Starts a server of AgentGym's env-server HTTP protocol for one actorgym env, so AgentGym-RL
+ * (or any AgentGym client) can train on it: `POST /create`, `/reset`, `/step`, `/close`,
+ * `GET /observation`, plus `/healthz` and `/readyz`. Resolves once listening.
+ *
+ * @example
+ * const server = await startAgentGymHttpServer({ port: 36001, definition: getEnv('babyai') });
+ * process.once('SIGTERM', () => void server.drain());
+ */
 export async function startAgentGymHttpServer(options: AgentGymHttpServerOptions): Promise<AgentGymHttpServer> {
-  const { definition } = options;
   const host = options.host ?? '127.0.0.1';
   const log: OpsLog = options.log ?? (() => {});
   const tokens = options.token === undefined ? [] : typeof options.token === 'string' ? [options.token] : [...options.token];
-  const allowOrigins = options.allowOrigins ?? [];
+  const adapter = adapterFor(options.definition.spec.id, options.adapter);
+  const table = createInstanceTable(options, adapter, tokens.length > 0, log);
+  const route = agentGymRoutes(options.definition, adapter, table, options.maxBodyBytes ?? limits.DEFAULT_MAX_BODY_BYTES);
+  const server = createHttpServer(options);
+  const connections = new ConnectionTracker(server, headersTimeoutOf(options), log);
   const maxInstances = options.maxInstances ?? limits.DEFAULT_MAX_INSTANCES;
-  const adapter = adapterFor(definition.spec.id, options.adapter);
-  const table = new InstanceTable({
+  const agentGym = new AgentGymHttp({ server, table, connections, route, tokens, allowOrigins: options.allowOrigins ?? [], maxInstances, log });
+  const port = await listen(server, options.port, host);
+  log('server.listening', { host, port, auth: tokens.length > 0 ? 'token' : 'none' });
+  return agentGym.listening(port, `http://${host.includes(':') ? `[${host}]` : host}:${port}`);
+}
+
+/** The env's instances; ids are random when tokens guard them, so one client cannot guess another's. */
+function createInstanceTable(options: AgentGymHttpServerOptions, adapter: ServerAdapter, randomIds: boolean, log: OpsLog): InstanceTable {
+  const { definition } = options;
+  const table: InstanceTable = new InstanceTable({
     make: () => {
       const env = definition.make();
       adapter.prepareEnv?.(env, options.agentgymCompat ?? true);
       return env;
     },
-    maxInstances,
+    maxInstances: options.maxInstances ?? limits.DEFAULT_MAX_INSTANCES,
     maxPerClient: options.maxInstancesPerClient ?? limits.DEFAULT_MAX_INSTANCES_PER_CLIENT,
     idleTtlMs: options.idleTtlMs ?? limits.DEFAULT_IDLE_TTL_MS,
-    ids: tokens.length > 0 ? 'random' : 'sequential',
+    ids: randomIds ? 'random' : 'sequential',
     onEvent: ({ type, ...fields }) => log(type, { ...fields, instances: table.size }),
   });
-  const route = agentGymRoutes(definition, adapter, table, options.maxBodyBytes ?? limits.DEFAULT_MAX_BODY_BYTES);
-  let draining = false;
+  return table;
+}
 
-  const headersTimeout = options.headersTimeoutMs ?? limits.DEFAULT_HEADERS_TIMEOUT_MS;
+function headersTimeoutOf(options: AgentGymHttpServerOptions): number {
+  return options.headersTimeoutMs ?? limits.DEFAULT_HEADERS_TIMEOUT_MS;
+}
+
+function createHttpServer(options: AgentGymHttpServerOptions): http.Server {
+  const headersTimeout = headersTimeoutOf(options);
   const server = http.createServer({
     headersTimeout,
     requestTimeout: Math.max(headersTimeout, options.requestTimeoutMs ?? limits.DEFAULT_REQUEST_TIMEOUT_MS),
@@ -141,15 +176,62 @@ export async function startAgentGymHttpServer(options: AgentGymHttpServerOptions
     connectionsCheckingInterval: Math.max(10, Math.min(1_000, headersTimeout / 2)),
   });
   server.maxConnections = options.maxConnections ?? limits.DEFAULT_MAX_CONNECTIONS;
-  const connections = new ConnectionTracker(server, headersTimeout, log);
+  return server;
+}
 
-  const health = (): HealthState => ({
-    ready: !draining && !table.full,
-    ...(draining ? { reason: 'draining' } : table.full ? { reason: 'at capacity' } : {}),
-    detail: { instances: table.size, maxInstances, connections: connections.connections },
-  });
+interface AgentGymHttpParts {
+  readonly server: http.Server;
+  readonly table: InstanceTable;
+  readonly connections: ConnectionTracker;
+  readonly route: Route;
+  readonly tokens: readonly string[];
+  readonly allowOrigins: readonly string[];
+  readonly maxInstances: number;
+  readonly log: OpsLog;
+}
 
-  server.on('request', (req: http.IncomingMessage, res: http.ServerResponse) => {
+/**
+ * The server's request gate and lifecycle. Every request passes, in order: the Origin check
+ * (403), a CORS preflight, the health probes (no token), the drain (503), the token (401); only
+ * then does it reach a route. The probes come before the token on purpose: orchestrators call
+ * them without one.
+ */
+class AgentGymHttp {
+  #draining = false;
+  #closing: Promise<void> | undefined;
+  #drained: Promise<void> | undefined;
+
+  constructor(private readonly parts: AgentGymHttpParts) {
+    parts.server.on('request', (req: http.IncomingMessage, res: http.ServerResponse) => this.request(req, res));
+  }
+
+  /** The handle, once the server listens on `port`. */
+  listening(port: number, url: string): AgentGymHttpServer {
+    return {
+      port,
+      url,
+      stats: () => this.stats(),
+      drain: (timeoutMs = limits.DEFAULT_DRAIN_TIMEOUT_MS) => (this.#drained ??= this.drain(timeoutMs)),
+      close: () => this.close(),
+    };
+  }
+
+  private stats(): AgentGymHttpStats {
+    const { table, connections } = this.parts;
+    return { instances: table.size, connections: connections.connections, requestsInFlight: connections.inFlight, draining: this.#draining };
+  }
+
+  private health(): HealthState {
+    const { table, connections } = this.parts;
+    return {
+      ready: !this.#draining && !table.full,
+      ...(this.#draining ? { reason: 'draining' } : table.full ? { reason: 'at capacity' } : {}),
+      detail: { instances: table.size, maxInstances: this.parts.maxInstances, connections: connections.connections },
+    };
+  }
+
+  private request(req: http.IncomingMessage, res: http.ServerResponse): void {
+    const { log, tokens, allowOrigins } = this.parts;
     const peer = `${req.socket.remoteAddress ?? '?'}:${req.socket.remotePort ?? '?'}`;
     const cors = corsHeaders(req, allowOrigins);
     if (cors === 'forbidden') {
@@ -158,10 +240,11 @@ export async function startAgentGymHttpServer(options: AgentGymHttpServerOptions
     }
     if (req.method === 'OPTIONS' && req.headers.origin !== undefined) {
       res.writeHead(204, { ...cors, ...PREFLIGHT_HEADERS, 'content-length': 0 });
-      return res.end();
+      res.end();
+      return;
     }
-    if (answerHealth(req, res, health)) return;
-    if (draining) {
+    if (answerHealth(req, res, () => this.health())) return;
+    if (this.#draining) {
       return sendJson(res, 503, { error: 'the server is draining before it stops: use another server', code: 'SERVER_DRAINING' }, true, { ...cors, 'retry-after': '1' });
     }
     const admission = admit(req, tokens);
@@ -170,46 +253,46 @@ export async function startAgentGymHttpServer(options: AgentGymHttpServerOptions
       const challenge = { ...cors, 'www-authenticate': 'Bearer realm="actorgym", Basic realm="actorgym"' };
       return sendJson(res, 401, { error: 'missing or wrong token: send Authorization: Bearer T (see docs/agentgym-http.md#tokens)', code: 'UNAUTHORIZED' }, true, challenge);
     }
-    connections.begin(req.socket, res);
-    route(req, admission.path, admission.caller).then(
-      (value) => sendJson(res, 200, value, draining, cors),
+    this.serve(req, res, admission.path, admission.caller, cors);
+  }
+
+  /** Runs the route and answers: its value as 200, a bad request as 4xx, an env error as AgentGym's 200 `{error, code}`. */
+  private serve(req: http.IncomingMessage, res: http.ServerResponse, path: string, caller: Caller, cors: OutgoingHttpHeaders): void {
+    this.parts.connections.begin(req.socket, res);
+    this.parts.route(req, path, caller).then(
+      (value) => sendJson(res, 200, value, this.#draining, cors),
       (err: unknown) => {
-        if (err instanceof BadRequest) return sendJson(res, err.status, { error: err.message }, draining || err.status === 413, cors);
+        if (err instanceof BadRequest) return sendJson(res, err.status, { error: err.message }, this.#draining || err.status === 413, cors);
         const code = err instanceof EnvError || err instanceof InstanceLimit ? err.code : 'ENV_INTERNAL';
-        sendJson(res, 200, { error: err instanceof Error ? err.message : String(err), code }, draining, cors);
+        sendJson(res, 200, { error: err instanceof Error ? err.message : String(err), code }, this.#draining, cors);
       },
     );
-  });
+  }
 
-  const port = await listen(server, options.port, host);
-  log('server.listening', { host, port, auth: tokens.length > 0 ? 'token' : 'none' });
+  private async drain(timeoutMs: number): Promise<void> {
+    const { server, connections, log } = this.parts;
+    this.#draining = true;
+    log('server.draining', { requests: connections.inFlight, timeout_ms: timeoutMs });
+    server.close();
+    server.closeIdleConnections();
+    const finished = await connections.settle(timeoutMs);
+    log('server.drained', { finished });
+    await this.close();
+  }
 
-  let closing: Promise<void> | undefined;
-  const close = (): Promise<void> =>
-    (closing ??= (async () => {
-      draining = true;
-      const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
-      connections.destroyAll();
-      await table.closeAll();
-      await stopped;
-      log('server.closed', {});
-    })());
+  private close(): Promise<void> {
+    this.#closing ??= this.shutdown();
+    return this.#closing;
+  }
 
-  let drained: Promise<void> | undefined;
-  return {
-    port,
-    url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
-    stats: () => ({ instances: table.size, connections: connections.connections, requestsInFlight: connections.inFlight, draining }),
-    drain: (timeoutMs = limits.DEFAULT_DRAIN_TIMEOUT_MS) =>
-      (drained ??= (async () => {
-        draining = true;
-        log('server.draining', { requests: connections.inFlight, timeout_ms: timeoutMs });
-        server.close();
-        server.closeIdleConnections();
-        const finished = await connections.settle(timeoutMs);
-        log('server.drained', { finished });
-        await close();
-      })()),
-    close,
-  };
+  /** Stops listening, drops every connection and closes every instance. */
+  private async shutdown(): Promise<void> {
+    const { server, connections, table, log } = this.parts;
+    this.#draining = true;
+    const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+    connections.destroyAll();
+    await table.closeAll();
+    await stopped;
+    log('server.closed', {});
+  }
 }
