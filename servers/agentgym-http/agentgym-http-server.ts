@@ -99,6 +99,7 @@ export interface AgentGymHttpServerOptions {
   readonly agentgymCompat?: boolean;
 }
 
+/** Counters of a running AgentGym HTTP server (`AgentGymHttpServer.stats`). */
 export interface AgentGymHttpStats {
   readonly instances: number;
   readonly connections: number;
@@ -106,9 +107,13 @@ export interface AgentGymHttpStats {
   readonly draining: boolean;
 }
 
+/** A running AgentGym HTTP server (`startAgentGymHttpServer`). */
 export interface AgentGymHttpServer {
+  /** The port it listens on (the one the OS picked for `port: 0`). */
   readonly port: number;
+  /** `http://host:port`, the env server address an AgentGym client is given. */
   readonly url: string;
+  /** Instances, connections and requests in flight now. */
   stats(): AgentGymHttpStats;
   /**
    * Graceful stop (SIGTERM): not ready, no new connections, new requests on open ones get 503

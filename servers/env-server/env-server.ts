@@ -67,6 +67,7 @@ export interface EnvServerOptions {
   readonly now?: () => number;
 }
 
+/** Counters of a running env server (`EnvServerHandle.stats`). */
 export interface EnvServerStats {
   /** WebSocket connections open now. */
   readonly connections: number;
@@ -88,7 +89,9 @@ export interface EnvServerStats {
   readonly draining: boolean;
 }
 
+/** A running env server (`startEnvServer`). */
 export interface EnvServerHandle {
+  /** The port it listens on (the one the OS picked for `port: 0`). */
   readonly port: number;
   /** `ws://host:port` to hand to `connectEnvServer`. */
   readonly url: string;
@@ -100,6 +103,7 @@ export interface EnvServerHandle {
    * passes (calls still running then are answered `SERVER_DRAINING`); then `close()`.
    */
   drain(timeoutMs?: number): Promise<void>;
+  /** Connections, instances, frames, errors and buffered bytes now and since start. */
   stats(): EnvServerStats;
 }
 

@@ -61,6 +61,7 @@ export interface EventServerOptions {
   readonly log?: OpsLog;
 }
 
+/** Counters of a running event server (`EventServerHandle.stats`). */
 export interface EventServerStats {
   readonly connections: number;
   readonly subscribers: number;
@@ -69,13 +70,17 @@ export interface EventServerStats {
   readonly replay: ReplayStats;
 }
 
+/** A running event server (`startEventServer`). */
 export interface EventServerHandle {
+  /** The port it listens on (the one the OS picked for `port: 0`). */
   readonly port: number;
+  /** `ws://host:port` to hand to `observeRun` or `actorgym dashboard --connect`. */
   readonly url: string;
   /** Resolves once `count` subscribers are subscribed at the same time, or when the wait ends otherwise. */
   waitForSubscribers(count: number, options?: WaitForSubscribersOptions): Promise<WaitForSubscribersResult>;
   /** Drains every subscriber (bounded by `drainMs`), then closes; idempotent. */
   close(): Promise<void>;
+  /** Connections, subscribers, events dropped for slow subscribers, and the replay log's size. */
   stats(): EventServerStats;
 }
 
