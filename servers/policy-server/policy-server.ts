@@ -79,10 +79,13 @@ export interface PolicyServerOptions extends Pick<ServedPolicyOptions, 'maxSessi
   readonly now?: () => number;
 }
 
+/** A running policy server (`startPolicyServer`). */
 export interface PolicyServer {
+  /** The port it listens on (the one the OS picked for `port: 0`). */
   readonly port: number;
   /** The OpenAI base URL, `http://host:port/v1`. */
   readonly url: string;
+  /** The model every reply names (`options.modelId`, default `actorgym-<env>-step<N>`). */
   readonly modelId: string;
   /** Sessions and counts (resumed / rebuilt requests). */
   readonly served: ServedPolicy;
