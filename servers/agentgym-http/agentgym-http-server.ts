@@ -152,7 +152,7 @@ export async function startAgentGymHttpServer(options: AgentGymHttpServerOptions
 /** The env's instances; ids are random when tokens guard them, so one client cannot guess another's. */
 function createInstanceTable(options: AgentGymHttpServerOptions, adapter: ServerAdapter, randomIds: boolean, log: OpsLog): InstanceTable {
   const { definition } = options;
-  const table: InstanceTable = new InstanceTable({
+  return new InstanceTable({
     make: () => {
       const env = definition.make();
       adapter.prepareEnv?.(env, options.agentgymCompat ?? true);
@@ -162,9 +162,8 @@ function createInstanceTable(options: AgentGymHttpServerOptions, adapter: Server
     maxPerClient: options.maxInstancesPerClient ?? limits.DEFAULT_MAX_INSTANCES_PER_CLIENT,
     idleTtlMs: options.idleTtlMs ?? limits.DEFAULT_IDLE_TTL_MS,
     ids: randomIds ? 'random' : 'sequential',
-    onEvent: ({ type, ...fields }) => log(type, { ...fields, instances: table.size }),
+    onEvent: ({ type, ...fields }, instances) => log(type, { ...fields, instances }),
   });
-  return table;
 }
 
 function headersTimeoutOf(options: AgentGymHttpServerOptions): number {
