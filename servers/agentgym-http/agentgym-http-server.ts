@@ -32,22 +32,20 @@
  * - sockets, headers and bodies have deadlines, connections a cap, and `drain` stops gracefully;
  * - one call at a time per instance id; stepping before reset or after `done` is an error.
  *
- * `startAgentGymHttpServer` composes an instance table (./instances.ts), the routes, an HTTP
- * server with deadlines (./connections.ts) and the request gate below; `AgentGymHttp` is the
- * handle that drains and closes them.
+ * `startAgentGymHttpServer` composes an instance table (./instances.ts), the routes
+ * (./protocol.ts), an HTTP server with deadlines (./connections.ts) and the request gate
+ * (./request-gate.ts); `AgentGymHttp` is the handle that drains and closes them.
  */
-import http, { type OutgoingHttpHeaders } from 'node:http';
-import { EnvError, type EnvDefinition } from '../../envs/contract.ts';
-import { answerHealth, type HealthState } from '../listener/health.ts';
+import http from 'node:http';
+import type { EnvDefinition } from '../../envs/contract.ts';
 import { listen } from '../listener/listen.ts';
 import type { OpsLog } from '../listener/ops-log.ts';
-import { admit, corsHeaders, PREFLIGHT_HEADERS, type Caller } from './access.ts';
 import { adapterFor, type ServerAdapter } from './adapters.ts';
 import { ConnectionTracker } from './connections.ts';
-import { BadRequest, sendJson } from './http-io.ts';
-import { InstanceLimit, InstanceTable } from './instances.ts';
+import { InstanceTable } from './instances.ts';
 import * as limits from './limits.ts';
-import { agentGymRoutes, type Route } from './protocol.ts';
+import { agentGymRoutes } from './protocol.ts';
+import { AgentGymHttpGate } from './request-gate.ts';
 
 export {
   DEFAULT_IDLE_TTL_MS,
@@ -143,10 +141,11 @@ export async function startAgentGymHttpServer(options: AgentGymHttpServerOptions
   const server = createHttpServer(options);
   const connections = new ConnectionTracker(server, headersTimeoutOf(options), log);
   const maxInstances = options.maxInstances ?? limits.DEFAULT_MAX_INSTANCES;
-  const agentGym = new AgentGymHttp({ server, table, connections, route, tokens, allowOrigins: options.allowOrigins ?? [], maxInstances, log });
+  const gate = new AgentGymHttpGate({ table, connections, route, tokens, allowOrigins: options.allowOrigins ?? [], maxInstances, log });
+  server.on('request', (req: http.IncomingMessage, res: http.ServerResponse) => gate.request(req, res));
   const port = await listen(server, options.port, host);
   log('server.listening', { host, port, auth: tokens.length > 0 ? 'token' : 'none' });
-  return agentGym.listening(port, `http://${host.includes(':') ? `[${host}]` : host}:${port}`);
+  return new AgentGymHttp(port, `http://${host.includes(':') ? `[${host}]` : host}:${port}`, { server, gate, table, connections, log });
 }
 
 /** The env's instances; ids are random when tokens guard them, so one client cannot guess another's. */
@@ -185,97 +184,41 @@ function createHttpServer(options: AgentGymHttpServerOptions): http.Server {
 
 interface AgentGymHttpParts {
   readonly server: http.Server;
+  readonly gate: AgentGymHttpGate;
   readonly table: InstanceTable;
   readonly connections: ConnectionTracker;
-  readonly route: Route;
-  readonly tokens: readonly string[];
-  readonly allowOrigins: readonly string[];
-  readonly maxInstances: number;
   readonly log: OpsLog;
 }
 
-/**
- * The server's request gate and lifecycle. Every request passes, in order: the Origin check
- * (403), a CORS preflight, the health probes (no token), the drain (503), the token (401); only
- * then does it reach a route. The probes come before the token on purpose: orchestrators call
- * them without one.
- */
-class AgentGymHttp {
-  #draining = false;
+/** The handle: drains and closes the HTTP server, its connections and the instance table. */
+class AgentGymHttp implements AgentGymHttpServer {
   #closing: Promise<void> | undefined;
   #drained: Promise<void> | undefined;
 
-  constructor(private readonly parts: AgentGymHttpParts) {
-    parts.server.on('request', (req: http.IncomingMessage, res: http.ServerResponse) => this.request(req, res));
+  constructor(
+    readonly port: number,
+    readonly url: string,
+    private readonly parts: AgentGymHttpParts,
+  ) {}
+
+  stats(): AgentGymHttpStats {
+    const { table, connections, gate } = this.parts;
+    return { instances: table.size, connections: connections.connections, requestsInFlight: connections.inFlight, draining: gate.draining };
   }
 
-  /** The handle, once the server listens on `port`. */
-  listening(port: number, url: string): AgentGymHttpServer {
-    return {
-      port,
-      url,
-      stats: () => this.stats(),
-      drain: (timeoutMs = limits.DEFAULT_DRAIN_TIMEOUT_MS) => (this.#drained ??= this.drain(timeoutMs)),
-      close: () => this.close(),
-    };
+  drain(timeoutMs = limits.DEFAULT_DRAIN_TIMEOUT_MS): Promise<void> {
+    this.#drained ??= this.drainThenClose(timeoutMs);
+    return this.#drained;
   }
 
-  private stats(): AgentGymHttpStats {
-    const { table, connections } = this.parts;
-    return { instances: table.size, connections: connections.connections, requestsInFlight: connections.inFlight, draining: this.#draining };
+  close(): Promise<void> {
+    this.#closing ??= this.shutdown();
+    return this.#closing;
   }
 
-  private health(): HealthState {
-    const { table, connections } = this.parts;
-    return {
-      ready: !this.#draining && !table.full,
-      ...(this.#draining ? { reason: 'draining' } : table.full ? { reason: 'at capacity' } : {}),
-      detail: { instances: table.size, maxInstances: this.parts.maxInstances, connections: connections.connections },
-    };
-  }
-
-  private request(req: http.IncomingMessage, res: http.ServerResponse): void {
-    const { log, tokens, allowOrigins } = this.parts;
-    const peer = `${req.socket.remoteAddress ?? '?'}:${req.socket.remotePort ?? '?'}`;
-    const cors = corsHeaders(req, allowOrigins);
-    if (cors === 'forbidden') {
-      log('request.refused', { peer, reason: 'origin', origin: req.headers.origin });
-      return sendJson(res, 403, { error: `origin ${req.headers.origin ?? ''} is not allowed (serve --allow-origin)`, code: 'FORBIDDEN_ORIGIN' }, true);
-    }
-    if (req.method === 'OPTIONS' && req.headers.origin !== undefined) {
-      res.writeHead(204, { ...cors, ...PREFLIGHT_HEADERS, 'content-length': 0 });
-      res.end();
-      return;
-    }
-    if (answerHealth(req, res, () => this.health())) return;
-    if (this.#draining) {
-      return sendJson(res, 503, { error: 'the server is draining before it stops: use another server', code: 'SERVER_DRAINING' }, true, { ...cors, 'retry-after': '1' });
-    }
-    const admission = admit(req, tokens);
-    if (!admission.ok) {
-      log('request.refused', { peer, reason: 'token', path: admission.path });
-      const challenge = { ...cors, 'www-authenticate': 'Bearer realm="actorgym", Basic realm="actorgym"' };
-      return sendJson(res, 401, { error: 'missing or wrong token: send Authorization: Bearer T (see docs/agentgym-http.md#tokens)', code: 'UNAUTHORIZED' }, true, challenge);
-    }
-    this.serve(req, res, admission.path, admission.caller, cors);
-  }
-
-  /** Runs the route and answers: its value as 200, a bad request as 4xx, an env error as AgentGym's 200 `{error, code}`. */
-  private serve(req: http.IncomingMessage, res: http.ServerResponse, path: string, caller: Caller, cors: OutgoingHttpHeaders): void {
-    this.parts.connections.begin(req.socket, res);
-    this.parts.route(req, path, caller).then(
-      (value) => sendJson(res, 200, value, this.#draining, cors),
-      (err: unknown) => {
-        if (err instanceof BadRequest) return sendJson(res, err.status, { error: err.message }, this.#draining || err.status === 413, cors);
-        const code = err instanceof EnvError || err instanceof InstanceLimit ? err.code : 'ENV_INTERNAL';
-        sendJson(res, 200, { error: err instanceof Error ? err.message : String(err), code }, this.#draining, cors);
-      },
-    );
-  }
-
-  private async drain(timeoutMs: number): Promise<void> {
-    const { server, connections, log } = this.parts;
-    this.#draining = true;
+  private async drainThenClose(timeoutMs: number): Promise<void> {
+    const { server, connections, gate, log } = this.parts;
+    gate.startDraining();
     log('server.draining', { requests: connections.inFlight, timeout_ms: timeoutMs });
     server.close();
     server.closeIdleConnections();
@@ -284,15 +227,10 @@ class AgentGymHttp {
     await this.close();
   }
 
-  private close(): Promise<void> {
-    this.#closing ??= this.shutdown();
-    return this.#closing;
-  }
-
   /** Stops listening, drops every connection and closes every instance. */
   private async shutdown(): Promise<void> {
-    const { server, connections, table, log } = this.parts;
-    this.#draining = true;
+    const { server, connections, table, gate, log } = this.parts;
+    gate.startDraining();
     const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
     connections.destroyAll();
     await table.closeAll();
