@@ -6,7 +6,6 @@
  * streams/ never import it; actors/, cli/ and dashboard/ do.
  */
 export * from './wire/index.ts';
-export { answerHealth, type HealthState } from '../servers/listener/health.ts';
 export {
   connectEnvServer,
   remoteEnvDefinition,

@@ -31,20 +31,21 @@
  * - BabyAI with `agentgymCompat` (default): the original's done rule and running score;
  * - sockets, headers and bodies have deadlines, connections a cap, and `drain` stops gracefully;
  * - one call at a time per instance id; stepping before reset or after `done` is an error.
+ *
+ * `startAgentGymHttpServer` composes an instance table (./instances.ts), the routes
+ * (./protocol.ts), an HTTP server with deadlines (./connections.ts) and the request gate
+ * (./request-gate.ts); `AgentGymHttp` is the handle that drains and closes them.
  */
 import http from 'node:http';
-import { EnvError, type EnvDefinition } from '../../envs/contract.ts';
-import { answerHealth, type HealthState } from '../listener/health.ts';
+import type { EnvDefinition } from '../../envs/contract.ts';
+import { listen } from '../listener/listen.ts';
 import type { OpsLog } from '../listener/ops-log.ts';
-import { admit, corsHeaders, PREFLIGHT_HEADERS } from './access.ts';
-import { adapterFor } from './adapters.ts';
+import { adapterFor, type ServerAdapter } from './adapters.ts';
 import { ConnectionTracker } from './connections.ts';
-import { BadRequest, sendJson } from './http-io.ts';
-import { InstanceLimit, InstanceTable } from './instances.ts';
+import { InstanceTable } from './instances.ts';
 import * as limits from './limits.ts';
 import { agentGymRoutes } from './protocol.ts';
-import { listen } from '../listener/listen.ts';
-import { errorMessage } from '../../envs/error-message.ts';
+import { AgentGymHttpGate } from './request-gate.ts';
 
 export {
   DEFAULT_IDLE_TTL_MS,
@@ -54,11 +55,13 @@ export {
   DEFAULT_MAX_INSTANCES_PER_CLIENT,
 } from './limits.ts';
 
+/** Options of `startAgentGymHttpServer`; limits default to ./limits.ts. */
 export interface AgentGymHttpServerOptions {
   /** 0 picks a free port. */
   readonly port: number;
   /** Default 127.0.0.1: listen publicly only on purpose, and then with a `token`. */
   readonly host?: string;
+  /** The env served; `data_idx` indexes its test tasks, then its train tasks. */
   readonly definition: EnvDefinition;
   /**
    * Required on every route but the probes (Bearer, Basic password, `/token/T` prefix or
@@ -67,19 +70,23 @@ export interface AgentGymHttpServerOptions {
   readonly token?: string | readonly string[];
   /** Browser origins allowed besides this server's own loopback pages (`*` any). Default none. */
   readonly allowOrigins?: readonly string[];
+  /** Largest request body (bytes); a bigger one is a 413. Default 64 KiB. */
   readonly maxBodyBytes?: number;
+  /** Instances over all clients; `/readyz` answers 503 while at it. Default 4 096. */
   readonly maxInstances?: number;
-  /** Per token, or per remote address without a token. */
+  /** Per token, or per remote address without a token. Default 2 048. */
   readonly maxInstancesPerClient?: number;
-  /** `Infinity` disables reaping. */
+  /** An instance idle this long (ms) is closed. `Infinity` disables reaping. Default 10 min. */
   readonly idleTtlMs?: number;
   /** Field-name flavor; default from `definition.spec.id`, else `generic`. */
   readonly adapter?: 'generic' | 'babyai' | 'textcraft' | 'sciworld' | 'search' | 'web';
+  /** How long an idle keep-alive socket stays open (ms). */
   readonly keepAliveTimeoutMs?: number;
   /** A new socket's first request header, and every later one, must be complete this soon. */
   readonly headersTimeoutMs?: number;
   /** A request body must be complete this soon after the request starts. */
   readonly requestTimeoutMs?: number;
+  /** TCP connections at once; more are closed when accepted. */
   readonly maxConnections?: number;
   /** One JSON line per connection and instance event (`createOpsLog`); default none. */
   readonly log?: OpsLog;
@@ -90,6 +97,7 @@ export interface AgentGymHttpServerOptions {
   readonly agentgymCompat?: boolean;
 }
 
+/** Counters of a running AgentGym HTTP server (`AgentGymHttpServer.stats`). */
 export interface AgentGymHttpStats {
   readonly instances: number;
   readonly connections: number;
@@ -97,9 +105,13 @@ export interface AgentGymHttpStats {
   readonly draining: boolean;
 }
 
+/** A running AgentGym HTTP server (`startAgentGymHttpServer`). */
 export interface AgentGymHttpServer {
+  /** The port it listens on (the one the OS picked for `port: 0`). */
   readonly port: number;
+  /** `http://host:port`, the env server address an AgentGym client is given. */
   readonly url: string;
+  /** Instances, connections and requests in flight now. */
   stats(): AgentGymHttpStats;
   /**
    * Graceful stop (SIGTERM): not ready, no new connections, new requests on open ones get 503
@@ -110,30 +122,55 @@ export interface AgentGymHttpServer {
   close(): Promise<void>;
 }
 
+/**
+ * Starts a server of AgentGym's env-server HTTP protocol for one actorgym env, so AgentGym-RL
+ * (or any AgentGym client) can train on it: `POST /create`, `/reset`, `/step`, `/close`,
+ * `GET /observation`, plus `/healthz` and `/readyz`. Resolves once listening.
+ *
+ * @example
+ * const server = await startAgentGymHttpServer({ port: 36001, definition: getEnv('babyai') });
+ * process.once('SIGTERM', () => void server.drain());
+ */
 export async function startAgentGymHttpServer(options: AgentGymHttpServerOptions): Promise<AgentGymHttpServer> {
-  const { definition } = options;
   const host = options.host ?? '127.0.0.1';
   const log: OpsLog = options.log ?? (() => {});
   const tokens = options.token === undefined ? [] : typeof options.token === 'string' ? [options.token] : [...options.token];
-  const allowOrigins = options.allowOrigins ?? [];
+  const adapter = adapterFor(options.definition.spec.id, options.adapter);
+  const table = createInstanceTable(options, adapter, tokens.length > 0, log);
+  const route = agentGymRoutes(options.definition, adapter, table, options.maxBodyBytes ?? limits.DEFAULT_MAX_BODY_BYTES);
+  const server = createHttpServer(options);
+  const connections = new ConnectionTracker(server, headersTimeoutOf(options), log);
   const maxInstances = options.maxInstances ?? limits.DEFAULT_MAX_INSTANCES;
-  const adapter = adapterFor(definition.spec.id, options.adapter);
-  const table = new InstanceTable({
+  const gate = new AgentGymHttpGate({ table, connections, route, tokens, allowOrigins: options.allowOrigins ?? [], maxInstances, log });
+  server.on('request', (req: http.IncomingMessage, res: http.ServerResponse) => gate.request(req, res));
+  const port = await listen(server, options.port, host);
+  log('server.listening', { host, port, auth: tokens.length > 0 ? 'token' : 'none' });
+  return new AgentGymHttp(port, `http://${host.includes(':') ? `[${host}]` : host}:${port}`, { server, gate, table, connections, log });
+}
+
+/** The env's instances; ids are random when tokens guard them, so one client cannot guess another's. */
+function createInstanceTable(options: AgentGymHttpServerOptions, adapter: ServerAdapter, randomIds: boolean, log: OpsLog): InstanceTable {
+  const { definition } = options;
+  return new InstanceTable({
     make: () => {
       const env = definition.make();
       adapter.prepareEnv?.(env, options.agentgymCompat ?? true);
       return env;
     },
-    maxInstances,
+    maxInstances: options.maxInstances ?? limits.DEFAULT_MAX_INSTANCES,
     maxPerClient: options.maxInstancesPerClient ?? limits.DEFAULT_MAX_INSTANCES_PER_CLIENT,
     idleTtlMs: options.idleTtlMs ?? limits.DEFAULT_IDLE_TTL_MS,
-    ids: tokens.length > 0 ? 'random' : 'sequential',
-    onEvent: ({ type, ...fields }) => log(type, { ...fields, instances: table.size }),
+    ids: randomIds ? 'random' : 'sequential',
+    onEvent: ({ type, ...fields }, instances) => log(type, { ...fields, instances }),
   });
-  const route = agentGymRoutes(definition, adapter, table, options.maxBodyBytes ?? limits.DEFAULT_MAX_BODY_BYTES);
-  let draining = false;
+}
 
-  const headersTimeout = options.headersTimeoutMs ?? limits.DEFAULT_HEADERS_TIMEOUT_MS;
+function headersTimeoutOf(options: AgentGymHttpServerOptions): number {
+  return options.headersTimeoutMs ?? limits.DEFAULT_HEADERS_TIMEOUT_MS;
+}
+
+function createHttpServer(options: AgentGymHttpServerOptions): http.Server {
+  const headersTimeout = headersTimeoutOf(options);
   const server = http.createServer({
     headersTimeout,
     requestTimeout: Math.max(headersTimeout, options.requestTimeoutMs ?? limits.DEFAULT_REQUEST_TIMEOUT_MS),
@@ -142,75 +179,62 @@ export async function startAgentGymHttpServer(options: AgentGymHttpServerOptions
     connectionsCheckingInterval: Math.max(10, Math.min(1_000, headersTimeout / 2)),
   });
   server.maxConnections = options.maxConnections ?? limits.DEFAULT_MAX_CONNECTIONS;
-  const connections = new ConnectionTracker(server, headersTimeout, log);
+  return server;
+}
 
-  const health = (): HealthState => ({
-    ready: !draining && !table.full,
-    ...(draining ? { reason: 'draining' } : table.full ? { reason: 'at capacity' } : {}),
-    detail: { instances: table.size, maxInstances, connections: connections.connections },
-  });
+interface AgentGymHttpParts {
+  readonly server: http.Server;
+  readonly gate: AgentGymHttpGate;
+  readonly table: InstanceTable;
+  readonly connections: ConnectionTracker;
+  readonly log: OpsLog;
+}
 
-  server.on('request', (req: http.IncomingMessage, res: http.ServerResponse) => {
-    const peer = `${req.socket.remoteAddress ?? '?'}:${req.socket.remotePort ?? '?'}`;
-    const cors = corsHeaders(req, allowOrigins);
-    if (cors === 'forbidden') {
-      log('request.refused', { peer, reason: 'origin', origin: req.headers.origin });
-      return sendJson(res, 403, { error: `origin ${req.headers.origin ?? ''} is not allowed (serve --allow-origin)`, code: 'FORBIDDEN_ORIGIN' }, true);
-    }
-    if (req.method === 'OPTIONS' && req.headers.origin !== undefined) {
-      res.writeHead(204, { ...cors, ...PREFLIGHT_HEADERS, 'content-length': 0 });
-      return res.end();
-    }
-    if (answerHealth(req, res, health)) return;
-    if (draining) {
-      return sendJson(res, 503, { error: 'the server is draining before it stops: use another server', code: 'SERVER_DRAINING' }, true, { ...cors, 'retry-after': '1' });
-    }
-    const admission = admit(req, tokens);
-    if (!admission.ok) {
-      log('request.refused', { peer, reason: 'token', path: admission.path });
-      const challenge = { ...cors, 'www-authenticate': 'Bearer realm="actorgym", Basic realm="actorgym"' };
-      return sendJson(res, 401, { error: 'missing or wrong token: send Authorization: Bearer T (see docs/agentgym-http.md#tokens)', code: 'UNAUTHORIZED' }, true, challenge);
-    }
-    connections.begin(req.socket, res);
-    route(req, admission.path, admission.caller).then(
-      (value) => sendJson(res, 200, value, draining, cors),
-      (err: unknown) => {
-        if (err instanceof BadRequest) return sendJson(res, err.status, { error: err.message }, draining || err.status === 413, cors);
-        const code = err instanceof EnvError || err instanceof InstanceLimit ? err.code : 'ENV_INTERNAL';
-        sendJson(res, 200, { error: errorMessage(err, { withCode: false }), code }, draining, cors);
-      },
-    );
-  });
+/** The handle: drains and closes the HTTP server, its connections and the instance table. */
+class AgentGymHttp implements AgentGymHttpServer {
+  #closing: Promise<void> | undefined;
+  #drained: Promise<void> | undefined;
 
-  const port = await listen(server, options.port, host);
-  log('server.listening', { host, port, auth: tokens.length > 0 ? 'token' : 'none' });
+  constructor(
+    readonly port: number,
+    readonly url: string,
+    private readonly parts: AgentGymHttpParts,
+  ) {}
 
-  let closing: Promise<void> | undefined;
-  const close = (): Promise<void> =>
-    (closing ??= (async () => {
-      draining = true;
-      const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
-      connections.destroyAll();
-      await table.closeAll();
-      await stopped;
-      log('server.closed', {});
-    })());
+  stats(): AgentGymHttpStats {
+    const { table, connections, gate } = this.parts;
+    return { instances: table.size, connections: connections.connections, requestsInFlight: connections.inFlight, draining: gate.draining };
+  }
 
-  let drained: Promise<void> | undefined;
-  return {
-    port,
-    url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
-    stats: () => ({ instances: table.size, connections: connections.connections, requestsInFlight: connections.inFlight, draining }),
-    drain: (timeoutMs = limits.DEFAULT_DRAIN_TIMEOUT_MS) =>
-      (drained ??= (async () => {
-        draining = true;
-        log('server.draining', { requests: connections.inFlight, timeout_ms: timeoutMs });
-        server.close();
-        server.closeIdleConnections();
-        const finished = await connections.settle(timeoutMs);
-        log('server.drained', { finished });
-        await close();
-      })()),
-    close,
-  };
+  drain(timeoutMs = limits.DEFAULT_DRAIN_TIMEOUT_MS): Promise<void> {
+    this.#drained ??= this.drainThenClose(timeoutMs);
+    return this.#drained;
+  }
+
+  close(): Promise<void> {
+    this.#closing ??= this.shutdown();
+    return this.#closing;
+  }
+
+  private async drainThenClose(timeoutMs: number): Promise<void> {
+    const { server, connections, gate, log } = this.parts;
+    gate.startDraining();
+    log('server.draining', { requests: connections.inFlight, timeout_ms: timeoutMs });
+    server.close();
+    server.closeIdleConnections();
+    const finished = await connections.settle(timeoutMs);
+    log('server.drained', { finished });
+    await this.close();
+  }
+
+  /** Stops listening, drops every connection and closes every instance. */
+  private async shutdown(): Promise<void> {
+    const { server, connections, table, gate, log } = this.parts;
+    gate.startDraining();
+    const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+    connections.destroyAll();
+    await table.closeAll();
+    await stopped;
+    log('server.closed', {});
+  }
 }

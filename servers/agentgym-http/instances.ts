@@ -40,7 +40,8 @@ export interface InstanceTableOptions {
   readonly maxPerClient: number;
   readonly idleTtlMs: number;
   readonly ids: 'sequential' | 'random';
-  readonly onEvent?: (event: InstanceEvent) => void;
+  /** Told of every instance event, with the number of instances open right after it. */
+  readonly onEvent?: (event: InstanceEvent, instances: number) => void;
 }
 
 /** Below 2^53, so every id is exact in JavaScript and in JSON. */
@@ -83,11 +84,11 @@ export class InstanceTable {
     const { maxInstances, maxPerClient, idleTtlMs } = this.options;
     const idle = `idle ones are closed after ${idleTtlMs} ms`;
     if (this.full) {
-      this.options.onEvent?.({ type: 'instance.refused', client: caller.client, reason: 'server-limit' });
+      this.#emit({ type: 'instance.refused', client: caller.client, reason: 'server-limit' });
       throw new InstanceLimit(`instance limit reached (maxInstances=${maxInstances}): POST /close {"id"} instances you are done with; ${idle}`);
     }
     if (this.heldBy(caller.client) >= maxPerClient) {
-      this.options.onEvent?.({ type: 'instance.refused', client: caller.client, reason: 'client-limit' });
+      this.#emit({ type: 'instance.refused', client: caller.client, reason: 'client-limit' });
       throw new InstanceLimit(`instance limit of this client reached (maxInstancesPerClient=${maxPerClient}): POST /close {"id"} instances you are done with; ${idle}`);
     }
     const instance: Instance = {
@@ -104,7 +105,7 @@ export class InstanceTable {
     };
     this.#instances.set(instance.id, instance);
     this.#perClient.set(caller.client, this.heldBy(caller.client) + 1);
-    this.options.onEvent?.({ type: 'instance.created', id: instance.id, client: caller.client });
+    this.#emit({ type: 'instance.created', id: instance.id, client: caller.client });
     return instance;
   }
 
@@ -142,7 +143,7 @@ export class InstanceTable {
     instance.closed = true;
     if (instance.busy) this.#draining.add(instance);
     else closeEnv(instance);
-    this.options.onEvent?.({ type: 'instance.closed', id, client: instance.client, reason });
+    this.#emit({ type: 'instance.closed', id, client: instance.client, reason });
     return true;
   }
 
@@ -150,11 +151,15 @@ export class InstanceTable {
     this.#shutDown = true;
     clearInterval(this.#sweeper);
     const all = [...this.#instances.values(), ...this.#draining];
-    for (const instance of this.#instances.values()) this.options.onEvent?.({ type: 'instance.closed', id: instance.id, client: instance.client, reason: 'shutdown' });
+    for (const instance of this.#instances.values()) this.#emit({ type: 'instance.closed', id: instance.id, client: instance.client, reason: 'shutdown' });
     this.#instances.clear();
     this.#draining.clear();
     this.#perClient.clear();
     await Promise.allSettled(all.map((instance) => instance.env.close()));
+  }
+
+  #emit(event: InstanceEvent): void {
+    this.options.onEvent?.(event, this.size);
   }
 
   #newId(): number {

@@ -21,34 +21,83 @@ export const KNOWN_ROUTES = ['/create', '/reset', '/step', '/close', '/observati
 
 export type Route = (req: IncomingMessage, path: string, caller: Caller) => Promise<JsonValue>;
 
-export function agentGymRoutes(definition: EnvDefinition, adapter: ServerAdapter, table: InstanceTable, maxBodyBytes: number): Route {
-  const order = agentGymTaskOrder(definition);
-  const idField = adapter.idField;
-  const indexField = adapter.indexField ?? 'data_idx';
+const POST_ROUTES = ['/create', '/reset', '/step', '/close'] as const;
+type PostRoute = (typeof POST_ROUTES)[number];
 
-  async function reset(caller: Caller, id: number, dataIdx: number, seed: number | undefined): Promise<JsonValue> {
-    const taskId = order.taskIdAt(dataIdx);
-    if (taskId === undefined) {
-      const orderName = definition.agentgymIndex ? `${definition.spec.id}'s AgentGym mapping` : 'test tasks first, then train';
-      throw new EnvError('TASK_UNKNOWN', `data_idx ${dataIdx} out of range 0..${order.size - 1} (${orderName})`);
+/** The routes as one function: `(request, path, caller) → reply`; a thrown error is the server's to answer. */
+export function agentGymRoutes(definition: EnvDefinition, adapter: ServerAdapter, table: InstanceTable, maxBodyBytes: number): Route {
+  const routes = new AgentGymRoutes(definition, adapter, table, maxBodyBytes);
+  return (req, path, caller) => routes.dispatch(req, path, caller);
+}
+
+class AgentGymRoutes {
+  readonly #order: ReturnType<typeof agentGymTaskOrder>;
+  readonly #idField: string;
+  readonly #indexField: string;
+
+  constructor(
+    private readonly definition: EnvDefinition,
+    private readonly adapter: ServerAdapter,
+    private readonly table: InstanceTable,
+    private readonly maxBodyBytes: number,
+  ) {
+    this.#order = agentGymTaskOrder(definition);
+    this.#idField = adapter.idField;
+    this.#indexField = adapter.indexField ?? 'data_idx';
+  }
+
+  async dispatch(req: IncomingMessage, path: string, caller: Caller): Promise<JsonValue> {
+    if (req.method === 'GET') {
+      if (path === '/observation') return this.observation(caller, req.url ?? '');
+      if (path === '/') return `This is environment ${this.definition.spec.id} (actorgym, AgentGym HTTP protocol).`;
+    } else if (req.method === 'POST' && (POST_ROUTES as readonly string[]).includes(path)) {
+      return this.post(path as PostRoute, caller, await readJsonBody(req, this.maxBodyBytes));
     }
-    const instance = table.acquire(id, caller.owner);
-    try {
-      instance.phase = 'created';
-      const result = await instance.env.reset(seed === undefined ? { taskId } : { taskId, seed });
-      instance.observation = adapter.observation(result);
-      instance.reward = 0;
-      instance.phase = 'running';
-      return adapter.resetReply(id, instance.observation, result);
-    } finally {
-      table.release(instance);
+    if ((KNOWN_ROUTES as readonly string[]).includes(path)) throw new BadRequest(405, `method ${req.method ?? '?'} not allowed on ${path}`);
+    throw new BadRequest(404, `no route ${req.method ?? '?'} ${path}; routes: POST /create /reset /step /close, GET /observation?${this.#idField}=N`);
+  }
+
+  private post(path: PostRoute, caller: Caller, body: Body): Promise<JsonValue> | JsonValue {
+    const idField = this.#idField;
+    switch (path) {
+      case '/step':
+        return this.step(caller, intField(body, idField), stringField(body, 'action'));
+      case '/reset': {
+        const running = this.reset(caller, intField(body, idField), intField(body, this.#indexField), optionalIntField(body, 'seed'));
+        const failure = this.adapter.resetFailure;
+        return failure ? running.catch((err: unknown) => failure(errorBody(err))) : running;
+      }
+      case '/create':
+        return this.create(caller, body);
+      case '/close':
+        return this.table.remove(intField(body, idField), caller.owner);
     }
   }
 
-  async function step(caller: Caller, id: number, action: string): Promise<Reply> {
-    const instance = table.acquire(id, caller.owner);
+  private async reset(caller: Caller, id: number, dataIdx: number, seed: number | undefined): Promise<JsonValue> {
+    const taskId = this.#order.taskIdAt(dataIdx);
+    if (taskId === undefined) {
+      const orderName = this.definition.agentgymIndex ? `${this.definition.spec.id}'s AgentGym mapping` : 'test tasks first, then train';
+      throw new EnvError('TASK_UNKNOWN', `data_idx ${dataIdx} out of range 0..${this.#order.size - 1} (${orderName})`);
+    }
+    const instance = this.table.acquire(id, caller.owner);
     try {
-      if (instance.phase === 'created') throw new EnvError('ENV_NOT_RESET', `instance ${id} has not been reset: POST /reset {"${idField}": ${id}, "${indexField}": N} first`);
+      instance.phase = 'created';
+      const result = await instance.env.reset(seed === undefined ? { taskId } : { taskId, seed });
+      instance.observation = this.adapter.observation(result);
+      instance.reward = 0;
+      instance.phase = 'running';
+      return this.adapter.resetReply(id, instance.observation, result);
+    } finally {
+      this.table.release(instance);
+    }
+  }
+
+  private async step(caller: Caller, id: number, action: string): Promise<Reply> {
+    const { adapter } = this;
+    const instance = this.table.acquire(id, caller.owner);
+    try {
+      if (instance.phase === 'created') throw new EnvError('ENV_NOT_RESET', `instance ${id} has not been reset: POST /reset {"${this.#idField}": ${id}, "${this.#indexField}": N} first`);
       if (instance.phase === 'done') throw new EnvError('ENV_NOT_RESET', `The task with environment ${id} has finished: POST /reset to start another`);
       const result = await instance.env.step(adapter.stepAction ? adapter.stepAction(action) : action);
       instance.reward += result.reward;
@@ -57,59 +106,35 @@ export function agentGymRoutes(definition: EnvDefinition, adapter: ServerAdapter
       const score = typeof result.info.score === 'number' ? result.info.score : instance.reward;
       return adapter.stepReply(instance.observation, result, score);
     } finally {
-      table.release(instance);
+      this.table.release(instance);
     }
   }
 
-  async function create(caller: Caller, body: Body): Promise<JsonValue> {
+  private async create(caller: Caller, body: Body): Promise<JsonValue> {
+    const { adapter } = this;
     const unsupported = adapter.checkCreate(body);
     if (unsupported !== undefined) throw new EnvError('PROTOCOL_ERROR', unsupported);
-    const instance = table.create(caller);
-    if (!adapter.resetOnCreate) return { [idField]: instance.id };
+    const instance = this.table.create(caller);
+    if (!adapter.resetOnCreate) return { [this.#idField]: instance.id };
     try {
       const index = adapter.indexField !== undefined ? (optionalIntField(body, adapter.indexField) ?? 0) : 0;
-      const reply = await reset(caller, instance.id, index, undefined);
+      const reply = await this.reset(caller, instance.id, index, undefined);
       return adapter.createReply ? adapter.createReply(instance.id, reply) : reply;
     } catch (err) {
-      table.remove(instance.id, caller.owner);
+      this.table.remove(instance.id, caller.owner);
       throw err;
     }
   }
 
-  function observation(caller: Caller, url: string): JsonValue {
+  private observation(caller: Caller, url: string): JsonValue {
+    const idField = this.#idField;
     const query = new URLSearchParams(url.includes('?') ? url.slice(url.indexOf('?') + 1) : '');
     const raw = query.get(idField);
     if (raw === null || !/^\d+$/.test(raw)) throw new BadRequest(400, `query parameter "${idField}" must be an integer, got ${JSON.stringify(raw)}`);
-    const instance = table.peek(Number(raw), caller.owner);
+    const instance = this.table.peek(Number(raw), caller.owner);
     if (!instance) throw new EnvError('ENV_CLOSED', `The id ${raw} is not valid.`);
     if (instance.observation === undefined) throw new EnvError('ENV_NOT_RESET', `instance ${raw} has not been reset`);
     instance.lastUsed = performance.now();
     return instance.observation;
   }
-
-  return async (req, path, caller) => {
-    if (req.method === 'GET') {
-      if (path === '/observation') return observation(caller, req.url ?? '');
-      if (path === '/') return `This is environment ${definition.spec.id} (actorgym, AgentGym HTTP protocol).`;
-    } else if (req.method === 'POST') {
-      switch (path) {
-        case '/step': {
-          const body = await readJsonBody(req, maxBodyBytes);
-          return step(caller, intField(body, idField), stringField(body, 'action'));
-        }
-        case '/reset': {
-          const body = await readJsonBody(req, maxBodyBytes);
-          const running = reset(caller, intField(body, idField), intField(body, indexField), optionalIntField(body, 'seed'));
-          const failure = adapter.resetFailure;
-          return failure ? running.catch((err: unknown) => failure(errorBody(err))) : running;
-        }
-        case '/create':
-          return create(caller, await readJsonBody(req, maxBodyBytes));
-        case '/close':
-          return table.remove(intField(await readJsonBody(req, maxBodyBytes), idField), caller.owner);
-      }
-    }
-    if ((KNOWN_ROUTES as readonly string[]).includes(path)) throw new BadRequest(405, `method ${req.method ?? '?'} not allowed on ${path}`);
-    throw new BadRequest(404, `no route ${req.method ?? '?'} ${path}; routes: POST /create /reset /step /close, GET /observation?${idField}=N`);
-  };
 }

@@ -4,6 +4,9 @@
  * misbehaving peer costs that peer an error reply or its connection, never the server. Limits
  * hold per connection and server-wide (instances, outbound bytes, connections), and a drain
  * lets running episodes finish before the server closes.
+ *
+ * `startEnvServer` composes the shared listener (../listener/ws-listener.ts) with the server's
+ * connections (env-connections.ts); `EnvServer` is the handle that drains and closes them.
  */
 import type { EnvDefinition } from '../../envs/contract.ts';
 import {
@@ -17,15 +20,14 @@ import {
   SERVER_DRAIN_TIMEOUT_MS,
   SERVER_HEARTBEAT_MS,
 } from '../../transport/wire/limits.ts';
-import { WriteBatch } from '../../transport/wire/write-batch.ts';
-import { listenWebSocket } from '../listener/ws-listener.ts';
-import { EnvConnection, type ConnectionContext, type EnvServerCounters } from './connection.ts';
-import { OutboundBudget } from './outbound-budget.ts';
-import { TokenBucket, type RateLimit } from './token-bucket.ts';
 import type { OpsLog } from '../listener/ops-log.ts';
+import { listenWebSocket, type WsListener, type WsListenOptions } from '../listener/ws-listener.ts';
+import { EnvConnections, type EnvConnectionsOptions } from './env-connections.ts';
+import type { RateLimit } from './token-bucket.ts';
 
 export type { RateLimit } from './token-bucket.ts';
 
+/** Options of `startEnvServer`; every limit has a documented default (transport/wire/limits.ts). */
 export interface EnvServerOptions {
   /** TCP port; 0 picks a free one (read it from the handle). */
   readonly port: number;
@@ -65,6 +67,7 @@ export interface EnvServerOptions {
   readonly now?: () => number;
 }
 
+/** Counters of a running env server (`EnvServerHandle.stats`). */
 export interface EnvServerStats {
   /** WebSocket connections open now. */
   readonly connections: number;
@@ -86,7 +89,9 @@ export interface EnvServerStats {
   readonly draining: boolean;
 }
 
+/** A running env server (`startEnvServer`). */
 export interface EnvServerHandle {
+  /** The port it listens on (the one the OS picked for `port: 0`). */
   readonly port: number;
   /** `ws://host:port` to hand to `connectEnvServer`. */
   readonly url: string;
@@ -98,130 +103,113 @@ export interface EnvServerHandle {
    * passes (calls still running then are answered `SERVER_DRAINING`); then `close()`.
    */
   drain(timeoutMs?: number): Promise<void>;
+  /** Connections, instances, frames, errors and buffered bytes now and since start. */
   stats(): EnvServerStats;
 }
 
+/**
+ * Starts an env server: serves the envs `resolveEnv` knows to any number of WebSocket clients
+ * (`connectEnvServer`, `--remote ws://host:port`), each instance owned by the connection that
+ * created it. Resolves once listening; rejects if the port cannot be bound.
+ *
+ * @example
+ * const server = await startEnvServer({ port: 8100, resolveEnv: getEnv });
+ * process.once('SIGTERM', () => void server.drain());
+ * // on another machine: const env = await remoteEnvDefinition('ws://host:8100', 'babyai');
+ */
 export async function startEnvServer(options: EnvServerOptions): Promise<EnvServerHandle> {
-  const now = options.now ?? (() => performance.now());
-  const rateLimit = options.rateLimit ?? RATE_LIMIT;
-  const callTimeoutMs = options.callTimeoutMs ?? SERVER_CALL_TIMEOUT_MS;
-  const maxServerInstances = options.maxInstances ?? ENV_SERVER_MAX_INSTANCES;
   const log = options.log ?? (() => {});
-  const counters: EnvServerCounters = { frames: 0, errors: 0, rateLimited: 0, timeouts: 0, instances: 0, policyCloses: 0 };
-  const outbound = new OutboundBudget(
-    options.maxBufferedBytes ?? ENV_SERVER_MAX_BUFFERED_BYTES,
-    options.maxTotalBufferedBytes ?? ENV_SERVER_MAX_TOTAL_BUFFERED_BYTES,
+  const connections = new EnvConnections(connectionOptions(options, log));
+  const listener = await listenWebSocket(listenOptions(options, log, connections), (ws, _request, socket, peer) =>
+    connections.accept(ws, socket, peer.peer),
   );
-  const connections = new Set<EnvConnection>();
-  const disposing = new Set<Promise<void>>();
-  let instanceSeq = 0;
-  let draining = false;
-  /** Resolves a drain waiting for the server to fall idle. */
-  let onSettled: (() => void) | undefined;
-  const context: ConnectionContext = {
-    resolveEnv: options.resolveEnv,
-    maxInstances: options.maxInstancesPerConnection ?? MAX_INSTANCES_PER_CONNECTION,
-    maxServerInstances,
-    callTimeoutMs,
-    outbound,
-    nextInstanceId: () => `i${++instanceSeq}`,
-    now,
-    counters,
-    log,
-    draining: () => draining,
-    settled: () => onSettled?.(),
-  };
-
-  const listener = await listenWebSocket(
-    {
-      port: options.port,
-      host: options.host ?? '127.0.0.1',
-      token: options.token,
-      heartbeatMs: options.heartbeatMs ?? SERVER_HEARTBEAT_MS,
-      maxPayload: options.maxPayload ?? ENV_SERVER_MAX_PAYLOAD,
-      ...(options.allowOrigins ? { allowOrigins: options.allowOrigins } : {}),
-      ...(options.handshakeTimeoutMs !== undefined ? { handshakeTimeoutMs: options.handshakeTimeoutMs } : {}),
-      ...(options.maxConnections !== undefined ? { maxConnections: options.maxConnections } : {}),
-      log,
-      health: () => {
-        const detail = { instances: counters.instances, maxInstances: maxServerInstances, frames: counters.frames };
-        return counters.instances >= maxServerInstances
-          ? { ready: false, reason: 'at the instance limit', detail }
-          : { ready: true, detail };
-      },
-    },
-    (ws, _request, socket, peer) => {
-      const bucket = rateLimit === false ? undefined : new TokenBucket(rateLimit, now);
-      const connection = new EnvConnection(ws, new WriteBatch(socket), context, bucket, peer.peer);
-      connections.add(connection);
-      ws.once('close', () => {
-        connections.delete(connection);
-        const disposed = connection.dispose();
-        disposing.add(disposed);
-        void disposed.finally(() => disposing.delete(disposed));
-      });
-      return { closeDetail: () => ({ instances: connection.instanceCount }) };
-    },
-  );
-
-  // One sweep for all deadlines instead of a timer per call: a call times out between
-  // callTimeoutMs and 1.25 × callTimeoutMs after it started.
-  const sweep = setInterval(
-    () => {
-      const t = now();
-      for (const connection of connections) connection.sweep(t);
-    },
-    Math.max(5, Math.min(1_000, callTimeoutMs / 4)),
-  );
-  sweep.unref();
-
-  let closing: Promise<void> | undefined;
-  const close = (): Promise<void> => {
-    closing ??= (async () => {
-      clearInterval(sweep);
-      await listener.close();
-      await Promise.allSettled([...disposing]);
-    })();
-    return closing;
-  };
-  let drained: Promise<void> | undefined;
-  const drain = (timeoutMs = SERVER_DRAIN_TIMEOUT_MS): Promise<void> => {
-    drained ??= (async () => {
-      draining = true;
-      listener.drain();
-      log('server.draining', { connections: connections.size, instances: counters.instances, timeoutMs });
-      const busy = () => [...connections].some((connection) => connection.busy);
-      if (busy()) {
-        await new Promise<void>((resolve) => {
-          const deadline = setTimeout(resolve, timeoutMs);
-          onSettled = () => {
-            if (busy()) return;
-            clearTimeout(deadline);
-            resolve();
-          };
-        });
-        onSettled = undefined;
-      }
-      for (const connection of connections) connection.abandonRunning();
-      await close();
-      log('server.drained', {});
-    })();
-    return drained;
-  };
-
+  connections.startSweep();
   options.onListening?.({ port: listener.port, url: listener.url });
+  return new EnvServer(listener, connections, log);
+}
+
+function connectionOptions(options: EnvServerOptions, log: OpsLog): EnvConnectionsOptions {
   return {
-    port: listener.port,
-    url: listener.url,
-    close,
-    drain,
-    stats: () => ({
+    resolveEnv: options.resolveEnv,
+    maxInstancesPerConnection: options.maxInstancesPerConnection ?? MAX_INSTANCES_PER_CONNECTION,
+    maxInstances: options.maxInstances ?? ENV_SERVER_MAX_INSTANCES,
+    callTimeoutMs: options.callTimeoutMs ?? SERVER_CALL_TIMEOUT_MS,
+    rateLimit: options.rateLimit ?? RATE_LIMIT,
+    maxBufferedBytes: options.maxBufferedBytes ?? ENV_SERVER_MAX_BUFFERED_BYTES,
+    maxTotalBufferedBytes: options.maxTotalBufferedBytes ?? ENV_SERVER_MAX_TOTAL_BUFFERED_BYTES,
+    log,
+    now: options.now ?? (() => performance.now()),
+  };
+}
+
+function listenOptions(options: EnvServerOptions, log: OpsLog, connections: EnvConnections): WsListenOptions {
+  return {
+    port: options.port,
+    host: options.host ?? '127.0.0.1',
+    token: options.token,
+    heartbeatMs: options.heartbeatMs ?? SERVER_HEARTBEAT_MS,
+    maxPayload: options.maxPayload ?? ENV_SERVER_MAX_PAYLOAD,
+    ...(options.allowOrigins ? { allowOrigins: options.allowOrigins } : {}),
+    ...(options.handshakeTimeoutMs !== undefined ? { handshakeTimeoutMs: options.handshakeTimeoutMs } : {}),
+    ...(options.maxConnections !== undefined ? { maxConnections: options.maxConnections } : {}),
+    log,
+    health: () => connections.health(),
+  };
+}
+
+class EnvServer implements EnvServerHandle {
+  #closing: Promise<void> | undefined;
+  #drained: Promise<void> | undefined;
+
+  constructor(
+    private readonly listener: WsListener,
+    private readonly connections: EnvConnections,
+    private readonly log: OpsLog,
+  ) {}
+
+  get port(): number {
+    return this.listener.port;
+  }
+
+  get url(): string {
+    return this.listener.url;
+  }
+
+  close(): Promise<void> {
+    this.#closing ??= this.shutdown();
+    return this.#closing;
+  }
+
+  drain(timeoutMs = SERVER_DRAIN_TIMEOUT_MS): Promise<void> {
+    this.#drained ??= this.drainThenClose(timeoutMs);
+    return this.#drained;
+  }
+
+  stats(): EnvServerStats {
+    const { connections, listener } = this;
+    return {
       connections: connections.size,
       tcpConnections: listener.connections(),
-      ...counters,
-      bufferedBytes: outbound.bytes,
-      peakBufferedBytes: outbound.peak,
-      draining,
-    }),
-  };
+      ...connections.counters,
+      bufferedBytes: connections.outbound.bytes,
+      peakBufferedBytes: connections.outbound.peak,
+      draining: connections.draining,
+    };
+  }
+
+  private async shutdown(): Promise<void> {
+    this.connections.stopSweep();
+    await this.listener.close();
+    await this.connections.disposed();
+  }
+
+  private async drainThenClose(timeoutMs: number): Promise<void> {
+    this.connections.startDraining();
+    this.listener.drain();
+    this.log('server.draining', { connections: this.connections.size, instances: this.connections.counters.instances, timeoutMs });
+    await this.connections.untilIdle(timeoutMs);
+    this.connections.abandonRunning();
+    await this.close();
+    this.log('server.drained', {});
+  }
 }

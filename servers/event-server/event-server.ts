@@ -14,38 +14,34 @@
  * `close()` drains: it refuses new connections, lets every subscriber receive its backlog and
  * `end` (bounded by `drainMs`), and only then closes the listener, so a slow subscriber still gets
  * every lossless event of a run that has finished.
+ *
+ * `startEventServer` composes the shared listener (../listener/ws-listener.ts) with the stream's
+ * state (event-hub.ts); `EventServer` is the handle that drains and closes them.
  */
 import type { Observable, Subscription } from 'rxjs';
-import type { RawData, WebSocket } from 'ws';
-import type { HealthState } from '../listener/health.ts';
 import type { OpsLog } from '../listener/ops-log.ts';
 import type { TrainingEvent } from '../../streams/training-events.ts';
-import { encodeError } from '../../transport/wire/env-codec.ts';
-import { decodeSubscribe, encodeEvent, encodeSubscribed, END_FRAME } from '../../transport/wire/event-codec.ts';
-import {
-  CloseCode,
-  EVENT_LOSSY_BUFFER_BYTES,
-  EVENT_MAX_BUFFERED_BYTES,
-  EVENT_SERVER_MAX_PAYLOAD,
-  SERVER_HEARTBEAT_MS,
-} from '../../transport/wire/limits.ts';
-import { listenWebSocket } from '../listener/ws-listener.ts';
-import { isLossy } from './delivery-classes.ts';
+import { EVENT_LOSSY_BUFFER_BYTES, EVENT_MAX_BUFFERED_BYTES, EVENT_SERVER_MAX_PAYLOAD, SERVER_HEARTBEAT_MS } from '../../transport/wire/limits.ts';
+import { listenWebSocket, type WsListener, type WsListenOptions } from '../listener/ws-listener.ts';
+import { COMPLETED, EventHub, FAILED } from './event-hub.ts';
 import { EVENT_DRAIN_TIMEOUT_MS, EVENT_REPLAY_BYTES, EVENT_SOCKET_HIGH_WATER_BYTES } from './limits.ts';
-import { ReplayLog, type ReplayEntry, type ReplayStats } from './replay-log.ts';
-import { Subscriber, type StreamEnding, type SubscriberLimits } from './subscriber.ts';
-import { SubscriberWaits, type WaitForSubscribersOptions, type WaitForSubscribersResult } from './subscriber-waits.ts';
+import type { ReplayStats } from './replay-log.ts';
+import type { WaitForSubscribersOptions, WaitForSubscribersResult } from './subscriber-waits.ts';
 
 export type { WaitForSubscribersOptions, WaitForSubscribersResult } from './subscriber-waits.ts';
 
 /** Rollout events, or a training run's (which include them). */
 type StreamEvent = TrainingEvent;
 
+/** Options of `startEventServer`. */
 export interface EventServerOptions {
+  /** TCP port; 0 picks a free one (read it from the handle). */
   readonly port: number;
-  /** Default `127.0.0.1`. */
+  /** Interface to listen on. Default `127.0.0.1`. */
   readonly host?: string;
+  /** The run's events (a system's `events`); subscribed once, when the server starts. */
   readonly events: Observable<StreamEvent>;
+  /** Bearer token every observer must present; none means no authentication. */
   readonly token?: string;
   /** Browser origins allowed to subscribe besides this server's own loopback pages (`*`: any). Default: none. */
   readonly allowOrigins?: readonly string[];
@@ -65,6 +61,7 @@ export interface EventServerOptions {
   readonly log?: OpsLog;
 }
 
+/** Counters of a running event server (`EventServerHandle.stats`). */
 export interface EventServerStats {
   readonly connections: number;
   readonly subscribers: number;
@@ -73,130 +70,103 @@ export interface EventServerStats {
   readonly replay: ReplayStats;
 }
 
+/** A running event server (`startEventServer`). */
 export interface EventServerHandle {
+  /** The port it listens on (the one the OS picked for `port: 0`). */
   readonly port: number;
+  /** `ws://host:port` to hand to `observeRun` or `actorgym dashboard --connect`. */
   readonly url: string;
   /** Resolves once `count` subscribers are subscribed at the same time, or when the wait ends otherwise. */
   waitForSubscribers(count: number, options?: WaitForSubscribersOptions): Promise<WaitForSubscribersResult>;
   /** Drains every subscriber (bounded by `drainMs`), then closes; idempotent. */
   close(): Promise<void>;
+  /** Connections, subscribers, events dropped for slow subscribers, and the replay log's size. */
   stats(): EventServerStats;
 }
 
-const COMPLETED: StreamEnding = { frame: END_FRAME, code: CloseCode.NORMAL, reason: 'end of stream' };
-const FAILED: StreamEnding = { code: CloseCode.INTERNAL, reason: 'event source failed' };
-const SHUTTING_DOWN: StreamEnding = { code: CloseCode.GOING_AWAY, reason: 'server shutting down' };
-
+/**
+ * Starts an event server: serves `events` to any number of observers over WebSocket
+ * (`observeRun`, `actorgym dashboard --connect`). Subscribes to `events` at once, so nothing the
+ * run emits from here on is missed; late observers get the replay first. Resolves once listening;
+ * rejects (and unsubscribes) if the port cannot be bound.
+ *
+ * @example
+ * const server = await startEventServer({ port: 8200, events: training.events });
+ * await server.waitForSubscribers(1, { timeoutMs: 30_000 });
+ * await training.run();
+ * await server.close(); // observers get the rest of the stream and `end`
+ */
 export async function startEventServer(options: EventServerOptions): Promise<EventServerHandle> {
-  const limits: SubscriberLimits = {
+  const hub = new EventHub(options.replayBytes ?? EVENT_REPLAY_BYTES, {
     lossyBytes: options.lossyBufferBytes ?? EVENT_LOSSY_BUFFER_BYTES,
     maxBytes: options.maxBufferedBytes ?? EVENT_MAX_BUFFERED_BYTES,
     highWaterBytes: EVENT_SOCKET_HIGH_WATER_BYTES,
-  };
-  const drainMs = options.drainMs ?? EVENT_DRAIN_TIMEOUT_MS;
-  const replay = new ReplayLog(options.replayBytes ?? EVENT_REPLAY_BYTES);
-  const connections = new Map<WebSocket, Subscriber | undefined>();
-  const subscribers = new Set<Subscriber>();
-  const waits = new SubscriberWaits(() => subscribers.size);
-  let droppedByClosed = 0;
-  let seq = 0;
-  let ended: StreamEnding | undefined;
-  let closing: Promise<void> | undefined;
-
-  const endAll = (ending: StreamEnding) => {
-    ended = ending;
-    for (const subscriber of subscribers) subscriber.finish(ending);
-  };
+  });
   // Subscribed before listening, so nothing the run emits from here on is missed.
-  const source: Subscription = options.events.subscribe({
-    next: (event) => {
-      const text = encodeEvent(event, seq);
-      const entry: ReplayEntry = { seq: seq++, type: event.type, text, bytes: Buffer.byteLength(text), lossy: isLossy(event.type) };
-      replay.append(entry);
-      for (const subscriber of subscribers) subscriber.push(entry);
-    },
-    complete: () => endAll(COMPLETED),
-    error: () => endAll(FAILED),
+  const source = options.events.subscribe({
+    next: (event) => hub.record(event),
+    complete: () => hub.end(COMPLETED),
+    error: () => hub.end(FAILED),
   });
-
-  const subscribe = (ws: WebSocket, data: RawData, isBinary: boolean): void => {
-    const frame = decodeSubscribe(data, isBinary);
-    if (!frame.ok) return void ws.send(encodeError(frame.id, frame.error));
-    if (connections.get(ws) !== undefined) {
-      const error = { code: 'BAD_FRAME', message: 'this connection is already subscribed' } as const;
-      return void ws.send(encodeError(frame.value.id ?? null, error));
-    }
-    const types = frame.value.types === undefined ? undefined : new Set<string>(frame.value.types);
-    // An `after` at or past the next position is from another stream (a restarted run): replay it all.
-    const after = frame.value.after !== undefined && frame.value.after < seq ? frame.value.after : undefined;
-    const snapshot = replay.snapshot(types, after);
-    const subscriber = new Subscriber(ws, types, snapshot, limits);
-    connections.set(ws, subscriber);
-    subscribers.add(subscriber);
-    ws.send(encodeSubscribed(snapshot.length, replay.missed(types, after)));
-    subscriber.start();
-    if (ended !== undefined) subscriber.finish(ended);
-    else if (closing !== undefined) subscriber.finish(SHUTTING_DOWN);
-    waits.changed();
-  };
-
-  const health = (): HealthState => ({
-    ready: true,
-    detail: { subscribers: subscribers.size, replayEvents: replay.stats().events, stream: ended === undefined ? 'live' : 'ended' },
-  });
-
-  const listener = await listenWebSocket(
-    {
-      port: options.port,
-      host: options.host ?? '127.0.0.1',
-      token: options.token,
-      heartbeatMs: options.heartbeatMs ?? SERVER_HEARTBEAT_MS,
-      maxPayload: options.maxPayload ?? EVENT_SERVER_MAX_PAYLOAD,
-      ...(options.allowOrigins !== undefined ? { allowOrigins: options.allowOrigins } : {}),
-      ...(options.log !== undefined ? { log: options.log } : {}),
-      health,
-    },
-    (ws) => {
-      connections.set(ws, undefined);
-      ws.on('message', (data: RawData, isBinary: boolean) => subscribe(ws, data, isBinary));
-      ws.once('close', () => {
-        const subscriber = connections.get(ws);
-        connections.delete(ws);
-        if (subscriber === undefined) return;
-        subscribers.delete(subscriber);
-        droppedByClosed += subscriber.dropped;
-        waits.changed();
-      });
-    },
-  ).catch((error: unknown) => {
+  const listener = await listenWebSocket(listenOptions(options, hub), (ws) => hub.accept(ws)).catch((error: unknown) => {
     source.unsubscribe();
     throw error;
   });
+  return new EventServer(listener, hub, source, options.drainMs ?? EVENT_DRAIN_TIMEOUT_MS);
+}
 
-  const drain = async (): Promise<void> => {
-    listener.drain();
-    for (const subscriber of subscribers) subscriber.finish(ended ?? SHUTTING_DOWN);
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, drainMs)));
-    await Promise.race([Promise.all([...subscribers].map((subscriber) => subscriber.closed)), timeout]);
-    clearTimeout(timer);
-    source.unsubscribe();
-    waits.close();
-    await listener.close();
-  };
-
+function listenOptions(options: EventServerOptions, hub: EventHub): WsListenOptions {
   return {
-    port: listener.port,
-    url: listener.url,
-    waitForSubscribers: (count, waitOptions) => (closing !== undefined ? Promise.resolve({ ok: false, code: 'CLOSED', subscribers: subscribers.size }) : waits.wait(count, waitOptions)),
-    close() {
-      closing ??= drain();
-      return closing;
-    },
-    stats: () => {
-      let dropped = droppedByClosed;
-      for (const subscriber of subscribers) dropped += subscriber.dropped;
-      return { connections: connections.size, subscribers: subscribers.size, dropped, replay: replay.stats() };
-    },
+    port: options.port,
+    host: options.host ?? '127.0.0.1',
+    token: options.token,
+    heartbeatMs: options.heartbeatMs ?? SERVER_HEARTBEAT_MS,
+    maxPayload: options.maxPayload ?? EVENT_SERVER_MAX_PAYLOAD,
+    ...(options.allowOrigins !== undefined ? { allowOrigins: options.allowOrigins } : {}),
+    ...(options.log !== undefined ? { log: options.log } : {}),
+    health: () => hub.health(),
   };
+}
+
+class EventServer implements EventServerHandle {
+  #closing: Promise<void> | undefined;
+
+  constructor(
+    private readonly listener: WsListener,
+    private readonly hub: EventHub,
+    private readonly source: Subscription,
+    private readonly drainMs: number,
+  ) {}
+
+  get port(): number {
+    return this.listener.port;
+  }
+
+  get url(): string {
+    return this.listener.url;
+  }
+
+  waitForSubscribers(count: number, options?: WaitForSubscribersOptions): Promise<WaitForSubscribersResult> {
+    if (this.#closing !== undefined) return Promise.resolve({ ok: false, code: 'CLOSED', subscribers: this.hub.subscribers });
+    return this.hub.waits.wait(count, options);
+  }
+
+  close(): Promise<void> {
+    this.#closing ??= this.drain();
+    return this.#closing;
+  }
+
+  stats(): EventServerStats {
+    return this.hub.stats();
+  }
+
+  /** Refuses new observers, lets every subscriber receive its backlog (bounded by `drainMs`), then closes. */
+  private async drain(): Promise<void> {
+    this.listener.drain();
+    this.hub.shutDown();
+    await this.hub.drained(this.drainMs);
+    this.source.unsubscribe();
+    this.hub.waits.close();
+    await this.listener.close();
+  }
 }

@@ -1,26 +1,24 @@
 /**
  * The WebSocket listener shared by the env server and the event server: an HTTP server whose
  * upgrade handler refuses, before any WebSocket exists, a draining server (503), a browser page
- * of a foreign origin (403) and a missing or wrong bearer token (401); a ws server with explicit
- * limits; a deadline on every TCP connection until it has upgraded (idle sockets cost a file
- * descriptor each and would otherwise stay forever); a cap on connections; `/healthz` and
- * `/readyz`; a ping/pong heartbeat; and a shutdown that closes every peer with 1001.
+ * of a foreign origin (403) and a missing or wrong bearer token (401) (upgrade-gate.ts); a ws
+ * server with explicit limits; a deadline on every TCP connection until it has upgraded and a cap
+ * on connections (connection-registry.ts); `/healthz` and `/readyz` (health.ts); a ping/pong
+ * heartbeat (heartbeat.ts); and a shutdown that closes every peer with 1001.
+ *
+ * `listenWebSocket` composes those parts; each holds its own state, created before the HTTP
+ * server's callbacks that use it.
  */
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { WebSocketServer, WebSocket } from 'ws';
-import { answerHealth, type HealthState } from './health.ts';
-import { requestToken, tokenMatches } from '../../transport/wire/auth.ts';
-import type { WireError, WireErrorCode } from '../../transport/wire/errors.ts';
+import { WebSocketServer, type WebSocket } from 'ws';
 import { CloseCode, SERVER_CLOSE_GRACE_MS, SERVER_HANDSHAKE_TIMEOUT_MS, SERVER_MAX_CONNECTIONS } from '../../transport/wire/limits.ts';
-import { originAllowed } from '../../transport/wire/origin.ts';
-
-/**
- * Where connection events go: the same shape as servers/listener/ops-log.ts's `OpsLog`, declared here so
- * that the transport room does not import the actors that use it.
- */
-export type ConnectionLog = (event: string, fields?: Readonly<Record<string, string | number | boolean | undefined>>) => void;
+import { ConnectionRegistry, peerOf } from './connection-registry.ts';
+import { answerHealth, type HealthState } from './health.ts';
+import { Heartbeat } from './heartbeat.ts';
+import { listen } from './listen.ts';
+import type { OpsLog } from './ops-log.ts';
+import { refuseUpgrade, UpgradeGate } from './upgrade-gate.ts';
 
 export interface WsListenOptions {
   readonly port: number;
@@ -41,7 +39,7 @@ export interface WsListenOptions {
   /** The owner's part of readiness (e.g. an instance cap) and figures for the health probes. */
   readonly health?: () => HealthState;
   /** Connection events as JSON lines (`--log-json`). */
-  readonly log?: ConnectionLog;
+  readonly log?: OpsLog;
 }
 
 /** Who is on the other end, for log lines. */
@@ -54,6 +52,9 @@ export interface PeerInfo {
 export interface ConnectionHooks {
   closeDetail?(): Readonly<Record<string, string | number | boolean>>;
 }
+
+/** The owner's handler of an accepted WebSocket peer. */
+export type OnConnection = (ws: WebSocket, request: IncomingMessage, socket: Duplex, peer: PeerInfo) => ConnectionHooks | void;
 
 export interface WsListener {
   readonly port: number;
@@ -68,35 +69,128 @@ export interface WsListener {
   close(): Promise<void>;
 }
 
-export async function listenWebSocket(
-  options: WsListenOptions,
-  onConnection: (ws: WebSocket, request: IncomingMessage, socket: Duplex, peer: PeerInfo) => ConnectionHooks | void,
-): Promise<WsListener> {
-  const handshakeTimeoutMs = options.handshakeTimeoutMs ?? SERVER_HANDSHAKE_TIMEOUT_MS;
-  const maxConnections = options.maxConnections ?? SERVER_MAX_CONNECTIONS;
-  const allowOrigins = options.allowOrigins ?? [];
-  const log = options.log ?? (() => {});
-  let draining = false;
-  let closing: Promise<void> | undefined;
-  let open = 0;
-  /** Handshake deadlines of connections that have not upgraded yet. */
-  const deadlines = new Map<Duplex, NodeJS.Timeout>();
-  const settle = (socket: Duplex) => {
-    clearTimeout(deadlines.get(socket));
-    deadlines.delete(socket);
-  };
+/** Listens on `options.port` and hands every admitted WebSocket peer to `onConnection`. */
+export async function listenWebSocket(options: WsListenOptions, onConnection: OnConnection): Promise<WsListener> {
+  const listener = new WebSocketListener(options, onConnection);
+  await listener.listen();
+  return listener;
+}
 
-  const readiness = (): HealthState => {
-    const owner = options.health?.();
-    const detail = { connections: open, ...owner?.detail };
-    if (draining) return { ready: false, reason: 'draining', detail };
-    if (open >= maxConnections) return { ready: false, reason: 'at the connection limit', detail };
+class WebSocketListener implements WsListener {
+  #port = 0;
+  #url = '';
+  #draining = false;
+  #closing: Promise<void> | undefined;
+  readonly #log: OpsLog;
+  readonly #maxConnections: number;
+  readonly #registry: ConnectionRegistry;
+  readonly #gate: UpgradeGate;
+  readonly #http: Server;
+  readonly #wss: WebSocketServer;
+  readonly #heartbeat: Heartbeat;
+
+  constructor(
+    private readonly options: WsListenOptions,
+    private readonly onConnection: OnConnection,
+  ) {
+    const handshakeTimeoutMs = options.handshakeTimeoutMs ?? SERVER_HANDSHAKE_TIMEOUT_MS;
+    this.#log = options.log ?? (() => {});
+    this.#maxConnections = options.maxConnections ?? SERVER_MAX_CONNECTIONS;
+    this.#registry = new ConnectionRegistry({ handshakeTimeoutMs, maxConnections: this.#maxConnections, log: this.#log });
+    this.#gate = new UpgradeGate({ token: options.token, allowOrigins: options.allowOrigins ?? [] });
+    this.#http = createProbeServer(handshakeTimeoutMs, () => this.readiness());
+    this.#http.maxConnections = this.#maxConnections;
+    this.#wss = new WebSocketServer({ noServer: true, maxPayload: options.maxPayload, perMessageDeflate: false });
+    this.#wss.on('error', ignore);
+    this.#heartbeat = new Heartbeat(this.#wss, options.heartbeatMs);
+    this.#registry.attach(this.#http);
+    this.#http.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => this.upgrade(request, socket, head));
+  }
+
+  async listen(): Promise<void> {
+    this.#port = await listen(this.#http, this.options.port, this.options.host);
+    const host = this.options.host.includes(':') ? `[${this.options.host}]` : this.options.host;
+    this.#url = `ws://${host}:${this.#port}`;
+    this.#heartbeat.start();
+  }
+
+  get port(): number {
+    return this.#port;
+  }
+
+  get url(): string {
+    return this.#url;
+  }
+
+  get draining(): boolean {
+    return this.#draining;
+  }
+
+  drain(): void {
+    this.#draining = true;
+  }
+
+  connections(): number {
+    return this.#registry.open;
+  }
+
+  close(): Promise<void> {
+    this.#draining = true;
+    this.#closing ??= this.shutdown();
+    return this.#closing;
+  }
+
+  /** The listener's part of `/readyz` (draining, the connection cap), then the owner's. */
+  private readiness(): HealthState {
+    const owner = this.options.health?.();
+    const detail = { connections: this.#registry.open, ...owner?.detail };
+    if (this.#draining) return { ready: false, reason: 'draining', detail };
+    if (this.#registry.open >= this.#maxConnections) return { ready: false, reason: 'at the connection limit', detail };
     return owner === undefined ? { ready: true, detail } : { ...owner, detail };
-  };
+  }
 
-  const http = createServer(
-    // node's own header and request deadlines back the per-connection one below for HTTP
-    // requests; its sweep runs often enough for a short deadline to hold.
+  private upgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void {
+    this.#registry.settle(socket);
+    socket.on('error', ignore);
+    const info: PeerInfo = { peer: peerOf(request.socket), origin: request.headers.origin };
+    this.#log('connection.opened', { ...info });
+    if (this.#closing !== undefined) return void socket.destroy();
+    const refusal = this.#gate.check(request, this.#draining);
+    if (refusal !== undefined) {
+      this.#log('connection.refused', { ...info, status: refusal.status, reason: refusal.error.code });
+      return refuseUpgrade(socket, refusal);
+    }
+    this.#wss.handleUpgrade(request, socket, head, (ws) => this.accept(ws, request, socket, info));
+  }
+
+  private accept(ws: WebSocket, request: IncomingMessage, socket: Duplex, info: PeerInfo): void {
+    this.#log('connection.authenticated', { peer: info.peer, auth: this.#gate.auth });
+    ws.on('error', ignore); // ws closes the socket itself after an error; 'close' follows
+    this.#heartbeat.watch(ws);
+    let hooks: ConnectionHooks | void = undefined;
+    // Registered before the owner's listeners, so its detail is read before it cleans up.
+    ws.once('close', (code: number) => this.#log('connection.closed', { peer: info.peer, code, ...hooks?.closeDetail?.() }));
+    hooks = this.onConnection(ws, request, socket, info);
+  }
+
+  private async shutdown(): Promise<void> {
+    this.#heartbeat.stop();
+    this.#registry.clear();
+    const stopped = new Promise<void>((resolve) => this.#http.close(() => resolve()));
+    await closePeers(this.#wss);
+    this.#wss.close();
+    this.#http.closeAllConnections();
+    await stopped;
+  }
+}
+
+/**
+ * The HTTP side of a WebSocket endpoint: the health probes, and 426 for any other plain request.
+ * Node's own header and request deadlines back the registry's per-connection one for HTTP
+ * requests; its sweep runs often enough for a short deadline to hold.
+ */
+function createProbeServer(handshakeTimeoutMs: number, readiness: () => HealthState): Server {
+  return createServer(
     {
       headersTimeout: handshakeTimeoutMs,
       requestTimeout: handshakeTimeoutMs,
@@ -108,143 +202,22 @@ export async function listenWebSocket(
       response.end('this is a WebSocket endpoint; see docs/protocol.md\n');
     },
   );
-  http.maxConnections = maxConnections;
-  const wss = new WebSocketServer({ noServer: true, maxPayload: options.maxPayload, perMessageDeflate: false });
-  const awaitingPong = new WeakSet<WebSocket>();
-  function onPong(this: WebSocket) {
-    awaitingPong.delete(this);
-  }
-
-  http.on('connection', (socket: Socket) => {
-    open++;
-    const peer = peerOf(socket);
-    const deadline = setTimeout(() => {
-      deadlines.delete(socket);
-      log('limit.hit', { limit: 'handshake_timeout', peer, ms: handshakeTimeoutMs });
-      socket.destroy();
-    }, handshakeTimeoutMs);
-    deadline.unref();
-    deadlines.set(socket, deadline);
-    socket.once('close', () => {
-      open--;
-      settle(socket);
-    });
-  });
-  // A plain request's socket is left to node's keep-alive and request timeouts from here on.
-  http.on('request', (request: IncomingMessage) => settle(request.socket));
-  http.on('drop', (data?: { remoteAddress?: string; remotePort?: number }) => {
-    log('limit.hit', { limit: 'max_connections', peer: `${data?.remoteAddress}:${data?.remotePort}`, max: maxConnections });
-  });
-
-  http.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
-    settle(socket);
-    socket.on('error', ignore);
-    const info: PeerInfo = { peer: peerOf(request.socket), origin: request.headers.origin };
-    log('connection.opened', { ...info });
-    if (closing !== undefined) return void socket.destroy();
-    const refuse = (status: number, error: WireError) => {
-      log('connection.refused', { ...info, status, reason: error.code });
-      refuseUpgrade(socket, status, error);
-    };
-    if (draining) return refuse(503, { code: 'SERVER_DRAINING', message: 'the server is shutting down; connect to another one' });
-    if (!originAllowed(request, allowOrigins)) {
-      return refuse(403, { code: 'FORBIDDEN_ORIGIN', message: `origin ${info.origin} is not allowed (see --allow-origin)` });
-    }
-    if (options.token !== undefined && !tokenMatches(requestToken(request), options.token)) {
-      return refuse(401, { code: 'UNAUTHORIZED', message: 'missing or wrong bearer token' });
-    }
-    wss.handleUpgrade(request, socket, head, (ws) => {
-      log('connection.authenticated', { peer: info.peer, auth: options.token === undefined ? 'none' : 'token' });
-      ws.on('error', ignore); // ws closes the socket itself after an error; 'close' follows
-      ws.on('pong', onPong);
-      let hooks: ConnectionHooks | void = undefined;
-      // Registered before the owner's listeners, so its detail is read before it cleans up.
-      ws.once('close', (code: number) => log('connection.closed', { peer: info.peer, code, ...hooks?.closeDetail?.() }));
-      hooks = onConnection(ws, request, socket, info);
-    });
-  });
-  http.on('error', ignore);
-  wss.on('error', ignore);
-
-  await new Promise<void>((resolve, reject) => {
-    http.once('error', reject);
-    http.listen(options.port, options.host, () => {
-      http.off('error', reject);
-      resolve();
-    });
-  });
-  // Started only once listening, so a failed listen leaves no timer behind.
-  const heartbeat =
-    options.heartbeatMs > 0
-      ? setInterval(() => {
-          for (const ws of wss.clients) {
-            if (awaitingPong.has(ws)) {
-              ws.terminate();
-              continue;
-            }
-            awaitingPong.add(ws);
-            ws.ping();
-          }
-        }, options.heartbeatMs)
-      : undefined;
-  heartbeat?.unref();
-  const port = (http.address() as AddressInfo).port;
-  const host = options.host.includes(':') ? `[${options.host}]` : options.host;
-
-  return {
-    port,
-    url: `ws://${host}:${port}`,
-    get draining() {
-      return draining;
-    },
-    drain() {
-      draining = true;
-    },
-    connections: () => open,
-    close() {
-      draining = true;
-      closing ??= shutdown();
-      return closing;
-    },
-  };
-
-  async function shutdown(): Promise<void> {
-    clearInterval(heartbeat);
-    for (const deadline of deadlines.values()) clearTimeout(deadline);
-    deadlines.clear();
-    const stopped = new Promise<void>((resolve) => http.close(() => resolve()));
-    const peers = [...wss.clients].map(
-      (ws) =>
-        new Promise<void>((resolve) => {
-          ws.once('close', () => resolve());
-          ws.close(CloseCode.GOING_AWAY, 'server shutting down');
-        }),
-    );
-    const force = setTimeout(() => {
-      for (const ws of wss.clients) ws.terminate();
-    }, SERVER_CLOSE_GRACE_MS);
-    await Promise.all(peers);
-    clearTimeout(force);
-    wss.close();
-    http.closeAllConnections();
-    await stopped;
-  }
 }
 
-const STATUS_TEXT: Readonly<Record<number, string>> = { 401: 'Unauthorized', 403: 'Forbidden', 503: 'Service Unavailable' };
-
-function refuseUpgrade(socket: Duplex, status: number, error: WireError & { readonly code: WireErrorCode }): void {
-  const body = JSON.stringify({ error });
-  const challenge = status === 401 ? 'WWW-Authenticate: Bearer\r\n' : '';
-  socket.end(
-    `HTTP/1.1 ${status} ${STATUS_TEXT[status]}\r\n${challenge}Connection: close\r\n` +
-      `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+/** Closes every peer with 1001 and waits for each; peers still open after the grace period are terminated. */
+async function closePeers(wss: WebSocketServer): Promise<void> {
+  const peers = [...wss.clients].map(
+    (ws) =>
+      new Promise<void>((resolve) => {
+        ws.once('close', () => resolve());
+        ws.close(CloseCode.GOING_AWAY, 'server shutting down');
+      }),
   );
-}
-
-function peerOf(socket: Socket): string {
-  const address = socket.remoteAddress ?? '?';
-  return `${address.includes(':') ? `[${address}]` : address}:${socket.remotePort ?? '?'}`;
+  const force = setTimeout(() => {
+    for (const ws of wss.clients) ws.terminate();
+  }, SERVER_CLOSE_GRACE_MS);
+  await Promise.all(peers);
+  clearTimeout(force);
 }
 
 function ignore(): void {}

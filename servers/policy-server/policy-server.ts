@@ -10,7 +10,7 @@
  *                                (`stream_options.include_usage` adds a usage chunk)
  *
  * The conversation must be one actorgym's LLM policy renders for the checkpoint's env (the env
- * family's prompt template, `EnvDefinition.prompt`): the server reads it back into the observation
+ * family's prompt template, envs/<family>/prompt.ts): the server reads it back into the observation
  * sequence the transformer was trained on and answers `template.formatReply(thought, action)`.
  * Sessions, seeds and batching: servers/policy-server/served-policy.ts. Any model name is accepted
  * (`default` included); the reply names the served model, `actorgym-<env>-step<N>`.
@@ -29,27 +29,25 @@
  * decode queue full (`Retry-After: 1`) or the server draining. `GET /healthz` and `/readyz`
  * answer without a token (readyz 503 while draining); on close, running completions get
  * `drainMs` to finish.
+ *
+ * `startPolicyServer` composes the served policy (./served-policy.ts), the completion route
+ * (./chat-completion.ts) and the request gate (./policy-routes.ts); `PolicyHttpServer` is the
+ * handle that drains and closes them.
  */
-import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import { promptFor } from '../../envs/prompt/prompt-for.ts';
-import { requestToken, tokenMatches } from '../../transport/wire/auth.ts';
-import { originAllowed } from '../../transport/wire/origin.ts';
-import { answerHealth } from '../listener/health.ts';
 import { listen } from '../listener/listen.ts';
-import { BadRequest, readJsonBody } from '../agentgym-http/http-io.ts';
-import { ApiError, asApiError, sendError, sendJson } from './api-error.ts';
-import { closingChunks, completionObject, roleChunk, usageOf, type CompletionMeta } from './completion-objects.ts';
-import { parseChatCompletionBody } from './request-schema.ts';
+import { ChatCompletion } from './chat-completion.ts';
+import { PolicyRoutes } from './policy-routes.ts';
 import { ServedPolicy, type ServedPolicyOptions } from './served-policy.ts';
 import type { ServedPrompt } from './served-prompt.ts';
-import { SseWriter } from './sse-writer.ts';
 import type { CheckpointAgent } from '../../actors/training/checkpoint-agent.ts';
 
 import { DEFAULT_DRAIN_MS, DEFAULT_KEEP_ALIVE_TIMEOUT_MS, DEFAULT_MAX_BODY_BYTES, DEFAULT_REQUEST_TIMEOUT_MS } from './limits.ts';
 
 export { DEFAULT_DRAIN_MS, DEFAULT_KEEP_ALIVE_TIMEOUT_MS, DEFAULT_MAX_BODY_BYTES, DEFAULT_REQUEST_TIMEOUT_MS };
 
+/** Options of `startPolicyServer`; the session and batching limits are `ServedPolicy`'s (./served-policy.ts). */
 export interface PolicyServerOptions extends Pick<ServedPolicyOptions, 'maxSessions' | 'sessionIdleMs' | 'maxBatch' | 'maxQueue' | 'randomSeed'> {
   /** 0 picks a free port. */
   readonly port: number;
@@ -69,16 +67,21 @@ export interface PolicyServerOptions extends Pick<ServedPolicyOptions, 'maxSessi
   readonly requestTimeoutMs?: number;
   /** Default `actorgym-<env>-step<N>`. */
   readonly modelId?: string;
+  /** Largest request body (bytes); a bigger one is a 413. Default 4 MiB. */
   readonly maxBodyBytes?: number;
+  /** How long an idle keep-alive socket stays open (ms). Default 60 s. */
   readonly keepAliveTimeoutMs?: number;
   /** Milliseconds (default Date.now): `created` stamps and session idleness. */
   readonly now?: () => number;
 }
 
+/** A running policy server (`startPolicyServer`). */
 export interface PolicyServer {
+  /** The port it listens on (the one the OS picked for `port: 0`). */
   readonly port: number;
   /** The OpenAI base URL, `http://host:port/v1`. */
   readonly url: string;
+  /** The model every reply names (`options.modelId`, default `actorgym-<env>-step<N>`). */
   readonly modelId: string;
   /** Sessions and counts (resumed / rebuilt requests). */
   readonly served: ServedPolicy;
@@ -88,14 +91,33 @@ export interface PolicyServer {
   close(): Promise<void>;
 }
 
+/**
+ * Starts an OpenAI-compatible chat endpoint (`GET /v1/models`, `POST /v1/chat/completions`,
+ * streaming included) for a trained checkpoint, so any OpenAI client — or actorgym's own LLM
+ * policy — can drive the agent. Resolves once listening; `url` is the base URL to give a client.
+ *
+ * @example
+ * const server = await startPolicyServer({ port: 8000, agent: await loadCheckpointAgent('runs/grpo/checkpoint') });
+ * const llm = createLlmPolicy({ baseURL: server.url, model: server.modelId, env: 'babyai' });
+ */
 export async function startPolicyServer(options: PolicyServerOptions): Promise<PolicyServer> {
   const { agent } = options;
   const host = options.host ?? '127.0.0.1';
-  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const now = options.now ?? Date.now;
   const modelId = options.modelId ?? `actorgym-${agent.config.env}-step${agent.step}`;
-  const started = Math.floor(now() / 1000);
-  const served = new ServedPolicy({
+  const model = { id: modelId, object: 'model', created: Math.floor(now() / 1000), owned_by: 'actorgym' };
+  const served = createServedPolicy(options, now);
+  const completion = new ChatCompletion({ served, modelId, maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES, now });
+  const routes = new PolicyRoutes(options, served, completion, model);
+  const server = createHttpServer(options, routes);
+  const port = await listen(server, options.port, host);
+  const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}/v1`;
+  return new PolicyHttpServer({ server, routes, served, port, url, modelId, drainMs: options.drainMs ?? DEFAULT_DRAIN_MS });
+}
+
+function createServedPolicy(options: PolicyServerOptions, now: () => number): ServedPolicy {
+  const { agent } = options;
+  return new ServedPolicy({
     policy: agent.policy.inner,
     view: { filter: agent.policy.filter, hide: agent.policy.options.hide ?? [] },
     prompt: options.prompt ?? promptFor(agent.config.env),
@@ -103,121 +125,58 @@ export async function startPolicyServer(options: PolicyServerOptions): Promise<P
     now,
     ...pick(options, ['maxSessions', 'sessionIdleMs', 'maxBatch', 'maxQueue', 'randomSeed']),
   });
-  const model = { id: modelId, object: 'model', created: started, owned_by: 'actorgym' };
+}
 
-  async function chatCompletion(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
-    let raw: unknown;
-    try {
-      raw = await readJsonBody(req, maxBodyBytes);
-    } catch (error) {
-      if (!(error instanceof BadRequest)) throw error;
-      throw error.status === 413
-        ? new ApiError(413, 'body_too_large', error.message)
-        : new ApiError(400, 'invalid_request', error.message);
-    }
-    const body = parseChatCompletionBody(raw);
-    const view = served.read(body.messages);
-    const meta: CompletionMeta = { id: `chatcmpl-${randomUUID()}`, created: Math.floor(now() / 1000), model: modelId };
-    const sampling = {
-      ...(body.seed !== undefined ? { seed: body.seed } : {}),
-      ...(body.temperature !== undefined ? { temperature: body.temperature } : {}),
-      ...(body.topP !== undefined ? { topP: body.topP } : {}),
-    };
-    if (!body.stream) {
-      const reply = await served.reply(body.messages, view, sampling);
-      sendJson(res, 200, completionObject(meta, reply.content, usageOf(reply.promptTokens, reply.completionTokens)));
-      return;
-    }
-    const sse = new SseWriter(res);
-    sse.open();
-    sse.send(roleChunk(meta, body.includeUsage));
-    try {
-      const reply = await served.reply(body.messages, view, sampling);
-      for (const chunk of closingChunks(meta, reply.content, body.includeUsage ? usageOf(reply.promptTokens, reply.completionTokens) : undefined)) sse.send(chunk);
-      sse.done();
-    } catch (error) {
-      sse.fail(asApiError(error).toJSON());
-    }
-  }
-
-  let draining = false;
-  let inFlight = 0;
-  let drained: (() => void) | undefined;
-
-  async function route(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
-    // Probes answer without a token, as orchestrators call them (servers/listener/health.ts).
-    if (answerHealth(req, res, () => (draining ? { ready: false, reason: 'draining' } : { ready: true, detail: { sessions: served.sessions } }))) return;
-    if (!originAllowed(req, options.allowOrigins ?? [])) {
-      throw new ApiError(403, 'forbidden_origin', `browser origin ${String(req.headers.origin)} is not allowed (serve-policy --allow-origin)`);
-    }
-    if (draining) throw new ApiError(503, 'server_closing', 'the server is shutting down');
-    if (options.token !== undefined && !tokenMatches(requestToken(req), options.token)) {
-      throw new ApiError(401, 'invalid_api_key', 'missing or wrong bearer token: send Authorization: Bearer <token> (the server\'s --token)');
-    }
-    const url = req.url ?? '/';
-    const q = url.indexOf('?');
-    const path = (q < 0 ? url : url.slice(0, q)).replace(/\/+$/, '');
-    const method = req.method ?? '?';
-    if (path === '/v1/chat/completions') {
-      if (method !== 'POST') throw new ApiError(405, 'method_not_allowed', `use POST on ${path}, not ${method}`);
-      return chatCompletion(req, res);
-    }
-    if (path === '/v1/models' || path.startsWith('/v1/models/')) {
-      if (method !== 'GET') throw new ApiError(405, 'method_not_allowed', `use GET on ${path}, not ${method}`);
-      return sendJson(res, 200, path === '/v1/models' ? { object: 'list', data: [model] } : model);
-    }
-    throw new ApiError(404, 'unknown_url', `no route ${method} ${path || '/'}; routes: GET /v1/models, POST /v1/chat/completions`);
-  }
-
-  const server = http.createServer((req, res) => {
-    inFlight += 1;
-    res.once('close', () => {
-      inFlight -= 1;
-      if (inFlight === 0) drained?.();
-    });
-    route(req, res).catch((error: unknown) => {
-      if (res.headersSent) {
-        res.destroy();
-        return;
-      }
-      sendError(res, asApiError(error));
-    });
-  });
+function createHttpServer(options: PolicyServerOptions, routes: PolicyRoutes): http.Server {
+  const server = http.createServer((req, res) => routes.handle(req, res));
   server.keepAliveTimeout = options.keepAliveTimeoutMs ?? DEFAULT_KEEP_ALIVE_TIMEOUT_MS;
   // A request must arrive whole within this; a socket that never sends one is closed by it too.
   server.requestTimeout = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
   server.headersTimeout = Math.min(server.requestTimeout, server.keepAliveTimeout + 5_000);
+  return server;
+}
 
-  const port = await listen(server, options.port, host);
+interface PolicyHttpServerParts {
+  readonly server: http.Server;
+  readonly routes: PolicyRoutes;
+  readonly served: ServedPolicy;
+  readonly port: number;
+  readonly url: string;
+  readonly modelId: string;
+  readonly drainMs: number;
+}
 
-  let closing: Promise<void> | undefined;
-  return {
-    port,
-    url: `http://${host.includes(':') ? `[${host}]` : host}:${port}/v1`,
-    modelId,
-    served,
-    get inFlight() {
-      return inFlight;
-    },
-    close: () =>
-      (closing ??= (async () => {
-        // Drain: refuse new work (readyz 503), let running completions finish within drainMs.
-        draining = true;
-        const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
-        server.closeIdleConnections();
-        if (inFlight > 0) {
-          let timer: NodeJS.Timeout | undefined;
-          await Promise.race([
-            new Promise<void>((resolve) => (drained = resolve)),
-            new Promise<void>((resolve) => (timer = setTimeout(resolve, options.drainMs ?? DEFAULT_DRAIN_MS))),
-          ]);
-          clearTimeout(timer);
-        }
-        server.closeAllConnections();
-        served.close();
-        await stopped;
-      })()),
-  };
+class PolicyHttpServer implements PolicyServer {
+  readonly port: number;
+  readonly url: string;
+  readonly modelId: string;
+  readonly served: ServedPolicy;
+  #closing: Promise<void> | undefined;
+
+  constructor(private readonly parts: PolicyHttpServerParts) {
+    ({ port: this.port, url: this.url, modelId: this.modelId, served: this.served } = parts);
+  }
+
+  get inFlight(): number {
+    return this.parts.routes.inFlight.count;
+  }
+
+  close(): Promise<void> {
+    this.#closing ??= this.drain();
+    return this.#closing;
+  }
+
+  /** Refuses new work (readyz 503), lets running completions finish within `drainMs`, then drops every connection. */
+  private async drain(): Promise<void> {
+    const { server, routes, served, drainMs } = this.parts;
+    routes.startDraining();
+    const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+    server.closeIdleConnections();
+    await routes.inFlight.settled(drainMs);
+    server.closeAllConnections();
+    served.close();
+    await stopped;
+  }
 }
 
 function pick<T extends object, K extends keyof T>(from: T, keys: readonly K[]): Partial<Pick<T, K>> {

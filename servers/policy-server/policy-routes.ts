@@ -1,0 +1,78 @@
+/**
+ * The policy server's request gate and routes. In order: the health probes (no token, as
+ * orchestrators call them), the browser Origin (403), the drain (503), the token (401), then
+ * `GET /v1/models` or `POST /v1/chat/completions` (./chat-completion.ts). Errors are thrown as
+ * `ApiError`s and answered in OpenAI's shape; every request is counted until it is answered.
+ */
+import type http from 'node:http';
+import { requestToken, tokenMatches } from '../../transport/wire/auth.ts';
+import { originAllowed } from '../../transport/wire/origin.ts';
+import { answerHealth, type HealthState } from '../listener/health.ts';
+import { ApiError, asApiError, sendError, sendJson } from './api-error.ts';
+import type { ChatCompletion } from './chat-completion.ts';
+import { InFlightRequests } from './in-flight.ts';
+import type { ServedPolicy } from './served-policy.ts';
+
+/** Who may call: `startPolicyServer`'s `token` and `allowOrigins`. */
+export interface PolicyAccess {
+  readonly token?: string;
+  readonly allowOrigins?: readonly string[];
+}
+
+export class PolicyRoutes {
+  readonly inFlight = new InFlightRequests();
+  #draining = false;
+
+  constructor(
+    private readonly options: PolicyAccess,
+    private readonly served: ServedPolicy,
+    private readonly completion: ChatCompletion,
+    private readonly model: object,
+  ) {}
+
+  /** From now on requests get 503 and `/readyz` 503. */
+  startDraining(): void {
+    this.#draining = true;
+  }
+
+  handle(req: http.IncomingMessage, res: http.ServerResponse): void {
+    this.inFlight.track(res);
+    this.route(req, res).catch((error: unknown) => {
+      if (res.headersSent) return void res.destroy();
+      sendError(res, asApiError(error));
+    });
+  }
+
+  private health(): HealthState {
+    return this.#draining ? { ready: false, reason: 'draining' } : { ready: true, detail: { sessions: this.served.sessions } };
+  }
+
+  private async route(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    if (answerHealth(req, res, () => this.health())) return;
+    this.admit(req);
+    const url = req.url ?? '/';
+    const q = url.indexOf('?');
+    const path = (q < 0 ? url : url.slice(0, q)).replace(/\/+$/, '');
+    const method = req.method ?? '?';
+    if (path === '/v1/chat/completions') {
+      if (method !== 'POST') throw new ApiError(405, 'method_not_allowed', `use POST on ${path}, not ${method}`);
+      return this.completion.answer(req, res);
+    }
+    if (path === '/v1/models' || path.startsWith('/v1/models/')) {
+      if (method !== 'GET') throw new ApiError(405, 'method_not_allowed', `use GET on ${path}, not ${method}`);
+      return sendJson(res, 200, path === '/v1/models' ? { object: 'list', data: [this.model] } : this.model);
+    }
+    throw new ApiError(404, 'unknown_url', `no route ${method} ${path || '/'}; routes: GET /v1/models, POST /v1/chat/completions`);
+  }
+
+  /** Throws the refusal of a foreign browser page, a draining server or a missing token. */
+  private admit(req: http.IncomingMessage): void {
+    if (!originAllowed(req, this.options.allowOrigins ?? [])) {
+      throw new ApiError(403, 'forbidden_origin', `browser origin ${String(req.headers.origin)} is not allowed (serve-policy --allow-origin)`);
+    }
+    if (this.#draining) throw new ApiError(503, 'server_closing', 'the server is shutting down');
+    if (this.options.token !== undefined && !tokenMatches(requestToken(req), this.options.token)) {
+      throw new ApiError(401, 'invalid_api_key', "missing or wrong bearer token: send Authorization: Bearer <token> (the server's --token)");
+    }
+  }
+}
