@@ -15,6 +15,7 @@ import path from 'node:path';
 import { z } from 'zod';
 
 import { HfModelError } from './hf-error.ts';
+import { errorMessage } from '../../envs/error-message.ts';
 
 export const HF_ARCHITECTURES = ['qwen2', 'qwen3', 'llama'] as const;
 export type HfArchitecture = (typeof HF_ARCHITECTURES)[number];
@@ -188,7 +189,7 @@ export async function readHfConfig(dir: string): Promise<HfModelConfig> {
   try {
     json = JSON.parse(await readFile(file, 'utf8'));
   } catch (e) {
-    throw new HfModelError('HF_CONFIG_INVALID', file, '(file)', e instanceof Error ? e.message : String(e));
+    throw new HfModelError('HF_CONFIG_INVALID', file, '(file)', errorMessage(e));
   }
   return parseHfConfig(json, file);
 }

@@ -11,6 +11,7 @@ import { z } from 'zod';
 
 import { HfModelError } from '../hf-error.ts';
 import { DTYPE_BYTES } from './dtypes.ts';
+import { errorMessage } from '../../../envs/error-message.ts';
 
 export interface TensorEntry {
   readonly name: string;
@@ -58,7 +59,7 @@ export function parseHeader(json: Uint8Array, dataLength: number, file: string):
   try {
     parsed = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(json));
   } catch (e) {
-    throw headerError(file, 'header', `not valid UTF-8 JSON (${e instanceof Error ? e.message : String(e)})`);
+    throw headerError(file, 'header', `not valid UTF-8 JSON (${errorMessage(e)})`);
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw headerError(file, 'header', 'not a JSON object');
   const tensors = new Map<string, TensorEntry>();

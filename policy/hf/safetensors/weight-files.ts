@@ -10,6 +10,7 @@ import { z } from 'zod';
 import { HfModelError } from '../hf-error.ts';
 import type { TensorEntry } from './header.ts';
 import { SafetensorsFile } from './safetensors-file.ts';
+import { errorMessage } from '../../../envs/error-message.ts';
 
 export const SINGLE_FILE = 'model.safetensors';
 export const INDEX_FILE = 'model.safetensors.index.json';
@@ -45,7 +46,7 @@ export class WeightFiles {
       index = parsed.data;
     } catch (e) {
       if (e instanceof HfModelError) throw e;
-      throw new HfModelError('HF_INDEX_INVALID', indexPath, '(file)', e instanceof Error ? e.message : String(e));
+      throw new HfModelError('HF_INDEX_INVALID', indexPath, '(file)', errorMessage(e));
     }
     const shards = new Map<string, SafetensorsFile>();
     const byName = new Map<string, SafetensorsFile>();
