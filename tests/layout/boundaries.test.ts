@@ -42,8 +42,9 @@ const FORBIDDEN: Readonly<Record<string, readonly string[]>> = {
 
 /** Room → room it may import only these files of. */
 const ONLY: Readonly<Record<string, Readonly<Record<string, readonly string[]>>>> = {
-  // The env contract only: no env family, no registry (an app's own env brings its own prompt).
-  policy: { envs: ['envs/contract.ts'] },
+  // The env contract only (and the one errorMessage beside it): no env family, no registry (an
+  // app's own env brings its own prompt).
+  policy: { envs: ['envs/contract.ts', 'envs/error-message.ts'] },
 };
 
 const SPECIFIER = /\bfrom\s*['"]([^'"]+)['"]|\bimport\s*['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]\s*\)/g;
@@ -121,8 +122,8 @@ describe('the layout boundaries', () => {
       "machines/run.machine.ts imports '../transport/wire/limits.ts' (transport/)",
       "actors/report.ts imports '../dashboard/report/line-chart.ts' (dashboard/)",
       "transport/x.ts imports '../actors/ops/health.ts' (actors/)",
-      "policy/llm/prompt.ts imports '../../envs/web/browser/grammar.ts' (envs/ beyond envs/contract.ts)",
-      "policy/llm/lookup.ts imports '../../envs/registry.ts' (envs/ beyond envs/contract.ts)",
+      "policy/llm/prompt.ts imports '../../envs/web/browser/grammar.ts' (envs/ beyond envs/contract.ts, envs/error-message.ts)",
+      "policy/llm/lookup.ts imports '../../envs/registry.ts' (envs/ beyond envs/contract.ts, envs/error-message.ts)",
       "bench/web-browser.ts imports '../tests/envs/web/fixtures/fixture-server.ts' (tests/)",
       "experiments/diagnosis.ts imports '../cli/output.ts' (cli/)",
       "learner/collect.ts imports '../actors/rollout-system.ts' (actors/)",
