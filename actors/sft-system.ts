@@ -3,7 +3,7 @@
  * (`actorgym collect`, or AgentTraj files): the composition root of `actorgym sft`.
  *
  * One code path with RL: the run configuration, tokenizer, model and checkpoint are training's
- * (training/config.ts, models.ts, checkpoint/); demos become rows through the policy's own
+ * (learner/training-config.ts, learner/run-models.ts, learner/checkpoint/); demos become rows through the policy's own
  * context layout (sft/demo-rows.ts); the loss runs through the learner's update with the
  * cross-entropy objective (sft/sft-epoch.ts). An epoch is a "step": metrics.jsonl gets one line
  * per epoch (train loss, validation loss, and test success every `evalEvery` epochs), the
@@ -41,10 +41,10 @@ import { demoRows, type DemoRows } from '../learner/sft/demo-rows.ts';
 import { sftEpoch, validationLoss } from '../learner/sft/sft-epoch.ts';
 import { checkSftSettings, sftDefaults, type SftSettings } from './sft/sft-settings.ts';
 import { validationTasks } from '../learner/sft/validation-split.ts';
-import { contextOptions, resolveConfig, type TrainingConfig, type TrainingOptionsConfig } from './training/config.ts';
+import { contextOptions, resolveConfig, type TrainingConfig, type TrainingOptionsConfig } from '../learner/training-config.ts';
 import { evaluate } from './training/evaluate.ts';
 import { checkRunLimits, startLearnerThreads } from './training/learner-threads.ts';
-import { freshModels, loadModels, toCheckpoint, type RunModels } from './training/models.ts';
+import { freshModels, loadModels, toCheckpoint, type RunModels } from '../learner/run-models.ts';
 import { RunDir } from './training/run-dir.ts';
 import { buildTokenizer } from './training/tokenizer-corpus.ts';
 

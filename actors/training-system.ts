@@ -27,14 +27,15 @@ import type { CheckpointData } from '../learner/checkpoint/format.ts';
 import { systemClock, type RunClock } from './clock.ts';
 import { createCurriculumActor } from './curriculum.actor.ts';
 import { createLearnerActor, type LearnerEffects } from './learner.actor.ts';
-import { collectStep, type CollectedStep } from './training/collect.ts';
+import { collectStep } from './training/collect.ts';
+import type { CollectedStep } from '../learner/collected-step.ts';
 import type { DataParallelGrads } from '../learner/data-parallel.ts';
 import { trainStep } from '../learner/train-step.ts';
 import type { RolloutSystem } from './rollout-system.ts';
-import { contextOptions, resolveConfig, resumeConfig, type TrainingConfig, type TrainingOptionsConfig } from './training/config.ts';
+import { contextOptions, resolveConfig, resumeConfig, type TrainingConfig, type TrainingOptionsConfig } from '../learner/training-config.ts';
 import { evaluate } from './training/evaluate.ts';
 import { decisionFields, orderMetrics, rolloutStats } from './training/metrics.ts';
-import { freshModels, initModels, loadModels, toCheckpoint, type RunModels } from './training/models.ts';
+import { freshModels, initModels, loadModels, toCheckpoint, type RunModels } from '../learner/run-models.ts';
 import { initConfig } from './training/init-config.ts';
 import { checkRunLimits, startLearnerThreads } from './training/learner-threads.ts';
 import { RunDir } from './training/run-dir.ts';
@@ -123,7 +124,7 @@ export function createTrainingSystem(options: TrainingOptions): TrainingSystem {
   const clock = options.clock ?? systemClock;
   const events = new Subject<TrainingEvent>();
   const env = typeof options.env === 'string' ? getEnv(options.env) : options.env;
-  // What remains after the run-level fields is the run's configuration (training/config.ts).
+  // What remains after the run-level fields is the run's configuration (learner/training-config.ts).
   const { env: _env, out: _out, resume: _resume, init: _init, backend: _backend, learnerThreads: _threads, maxRetries: _retries, maxLostRetries: _lostRetries, envTimeoutMs: _timeout, clock: _clock, maxMinutes: _budget, onCheckpointStage: _stage, ...configOptions } = options;
   // A fresh run's configuration is checked here, so a bad option fails before a dashboard or a
   // run directory is started; a resumed run's needs the checkpoint, read in run().

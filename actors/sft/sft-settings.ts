@@ -1,5 +1,5 @@
 /**
- * Behaviour cloning's own settings, beside the run configuration (training/config.ts) that fixes
+ * Behaviour cloning's own settings, beside the run configuration (learner/training-config.ts) that fixes
  * the model, tokenizer and context exactly as RL would use them. Saved in config.json and in
  * every SFT checkpoint (`state.config.sft`), so `--resume` can refuse a changed setup.
  */

@@ -4,7 +4,7 @@
  */
 import os from 'node:os';
 import { DataParallelGrads } from '../../learner/data-parallel.ts';
-import type { RunModels } from './models.ts';
+import type { RunModels } from '../../learner/run-models.ts';
 
 export function checkRunLimits(options: { readonly learnerThreads?: number; readonly maxMinutes?: number }): void {
   const { learnerThreads, maxMinutes } = options;

@@ -48,7 +48,7 @@ export interface CheckpointManifest {
   readonly files: Readonly<Record<string, { readonly bytes: number; readonly sha256: string }>>;
 }
 
-/** state.json. `config` is the run's configuration (actors/training/config.ts), kept as JSON here. */
+/** state.json. `config` is the run's configuration (learner/training-config.ts), kept as JSON here. */
 export interface CheckpointState {
   readonly step: number;
   readonly policyVersion: number;

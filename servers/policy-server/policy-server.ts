@@ -44,7 +44,7 @@ import { parseChatCompletionBody } from './request-schema.ts';
 import { ServedPolicy, type ServedPolicyOptions } from './served-policy.ts';
 import type { ServedPrompt } from './served-prompt.ts';
 import { SseWriter } from './sse-writer.ts';
-import type { CheckpointAgent } from '../../actors/training/checkpoint-agent.ts';
+import type { CheckpointAgent } from '../../learner/checkpoint/checkpoint-agent.ts';
 
 import { DEFAULT_DRAIN_MS, DEFAULT_KEEP_ALIVE_TIMEOUT_MS, DEFAULT_MAX_BODY_BYTES, DEFAULT_REQUEST_TIMEOUT_MS } from './limits.ts';
 

@@ -4,14 +4,14 @@
  * hold. On resume the checkpoint's config wins; only the fields in `RESUMABLE` may differ
  * (they change neither the maths nor the random draws), anything else is an error.
  */
-import { parseAlgorithm, type Algorithm } from '../../algorithms/index.ts';
-import { formatSchedule, parseSchedule, type Schedule } from '../../machines/schedule.ts';
-import type { ObservationFilter } from '../../policy/observation-filter.ts';
-import { parseObservationFilter } from '../../policy/observation-filter.ts';
-import { parseActionWords, type ActionWordOrder } from '../../policy/action-words.ts';
-import type { TransformerConfig } from '../../policy/transformer/config.ts';
-import { learnerDefaults, type LearnerArgs } from '../../learner/args.ts';
-import { CheckpointError } from '../../learner/checkpoint/format.ts';
+import { parseAlgorithm, type Algorithm } from '../algorithms/index.ts';
+import { formatSchedule, parseSchedule, type Schedule } from '../machines/schedule.ts';
+import type { ObservationFilter } from '../policy/observation-filter.ts';
+import { parseObservationFilter } from '../policy/observation-filter.ts';
+import { parseActionWords, type ActionWordOrder } from '../policy/action-words.ts';
+import type { TransformerConfig } from '../policy/transformer/config.ts';
+import { learnerDefaults, type LearnerArgs } from './args.ts';
+import { CheckpointError } from './checkpoint/format.ts';
 
 export type ModelOverrides = Partial<Omit<TransformerConfig, 'vocabSize'>>;
 

@@ -9,9 +9,9 @@ import type { Observer } from 'rxjs';
 import type { EnvDefinition, Split } from '../envs/contract.ts';
 import type { EpisodeOutput } from '../machines/episode.machine.ts';
 import type { RolloutSummary, RunEvent } from '../streams/events.ts';
-import { createRolloutSystem, type AgentSpec } from '../actors/rollout-system.ts';
-import type { Demo } from './demo.ts';
-import { RecordingPolicy } from './recording-policy.ts';
+import { createRolloutSystem, type AgentSpec } from './rollout-system.ts';
+import type { Demo } from '../demos/demo.ts';
+import { RecordingPolicy } from '../demos/recording-policy.ts';
 
 export interface CollectDemosOptions {
   readonly env: EnvDefinition;
