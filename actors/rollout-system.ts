@@ -205,7 +205,6 @@ export function createRolloutSystem(options: RolloutSystemOptions): RolloutSyste
         maxRetries: options.maxRetries ?? 1,
         maxLostRetries: options.maxLostRetries ?? 10,
         slots,
-        closeWhenDrained: true,
       },
       clock,
     },
