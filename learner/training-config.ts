@@ -4,7 +4,7 @@
  * hold. On resume the checkpoint's config wins; only the fields in `RESUMABLE` may differ
  * (they change neither the maths nor the random draws), anything else is an error.
  */
-import { parseAlgorithm, type Algorithm } from '../algorithms/index.ts';
+import { parseAlgorithm, type Algorithm } from '../algorithms/algorithm-names.ts';
 import { formatSchedule, parseSchedule, type Schedule } from '../machines/schedule.ts';
 import type { ObservationFilter } from '../policy/observation-filter.ts';
 import { parseObservationFilter } from '../policy/observation-filter.ts';
