@@ -1,6 +1,18 @@
 /** actorgym's public API: import { createRolloutSystem, getEnv } from 'actorgym'. */
 export * from './envs/index.ts';
 export * from './actors/index.ts';
+export {
+  startEnvServer, type EnvServerHandle, type EnvServerOptions, startEventServer, startAgentGymHttpServer, type AgentGymHttpServer,
+  type AgentGymHttpServerOptions, startPolicyServer, type PolicyServer, type PolicyServerOptions,
+} from './servers/index.ts';
+export {
+  runEvaluation, passAtK, aggregate, EvalError,
+  type RunEvaluationOptions, type EvalRun, type EvalResults, type SampleResult, type Aggregate,
+} from './eval/index.ts';
+export {
+  readDemos, writeDemos, DEMO_FORMATS,
+  type Demo, type DemoTurn, type DemoFileFormat, type ReadDemosOptions, type WriteDemosOptions,
+} from './demos/index.ts';
 export * from './streams/index.ts';
 export {
   agentGymHttpDefinition,

@@ -108,6 +108,11 @@ export const agentLogic = fromCallback<AgentActorEvent, AgentActorInput>(({ inpu
 
 export type AgentActorRef = ActorRefFrom<typeof agentLogic>;
 
+/**
+ * The agent actor, started: send `{ type: 'ACT', request, replyTo }` and the decision comes back to
+ * `replyTo` as `AGENT.DECIDED` (or `AGENT.FAILED`); requests that arrive together are decided in
+ * one batched call of the policy. Send `{ type: 'RELEASE', episodeId }` when an episode ends.
+ */
 export function createAgentActor(input: AgentActorInput): AgentActorRef {
   return createActor(agentLogic, { input }).start();
 }

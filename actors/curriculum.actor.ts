@@ -10,6 +10,10 @@ import { curriculumMachine, type CurriculumInput } from '../machines/curriculum.
 
 export type CurriculumActorRef = ActorRefFrom<typeof curriculumMachine>;
 
+/**
+ * The curriculum actor, started: it owns the horizon. Send `{ type: 'LEARNER.STEPPED', step, metrics }`
+ * after each learner step; listen with `.on('horizon.changed', …)` and `.on('curriculum.decided', …)`.
+ */
 export function createCurriculumActor(input: CurriculumInput): CurriculumActorRef {
   return createActor(curriculumMachine, { input }).start();
 }

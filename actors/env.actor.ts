@@ -79,6 +79,11 @@ export const envLogic = fromCallback<EnvActorEvent, EnvActorInput>(({ input, rec
 
 export type EnvActorRef = ActorRefFrom<typeof envLogic>;
 
+/**
+ * The env actor, started, over one env instance: send `RESET` and `STEP` with a `replyTo`, and the
+ * answer comes back as `ENV.RESET` / `ENV.STEPPED`, or `ENV.FAILED` with an abort reason; `CLOSE`
+ * closes the env.
+ */
 export function createEnvActor(input: EnvActorInput): EnvActorRef {
   return createActor(envLogic, { input }).start();
 }

@@ -14,6 +14,7 @@
  * cheap); the losses take `tf.Tensor`s built from these arrays with {@link toTensor2d}.
  */
 import * as tf from '@tensorflow/tfjs-core';
+import { AlgorithmError } from './algorithm-error.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Types
@@ -54,22 +55,8 @@ export type AdvantageResult = {
   returns: Float32Array;
 };
 
-export type AlgorithmErrorCode =
-  | 'ALGO_BAD_BATCH' // shapes or mask values do not fit the layout above
-  | 'ALGO_MISSING_INPUT' // an estimator needs a field the batch does not carry (values, log-probs)
-  | 'ALGO_RLOO_SINGLETON_GROUP' // RLOO with singletonGroup: 'error' met a group of one
-  | 'ALGO_UNKNOWN'; // estimateAdvantages got an algorithm name it does not know
-
-/** The one error type thrown by `algorithms/`, keyed by a literal `code`. */
-export class AlgorithmError extends Error {
-  override readonly name = 'AlgorithmError';
-  constructor(
-    readonly code: AlgorithmErrorCode,
-    message: string,
-  ) {
-    super(message);
-  }
-}
+// The error type lives apart (algorithm-error.ts) so the names can be checked without TensorFlow.js.
+export { AlgorithmError, type AlgorithmErrorCode } from './algorithm-error.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Checks and helpers

@@ -28,23 +28,12 @@ import { rlooAdvantages, type RlooArgs } from './rloo.ts';
 // Dispatcher
 // ---------------------------------------------------------------------------------------------
 
-import { ALGORITHMS, type Algorithm } from './algorithm-names.ts';
+import { ALGORITHMS, isAlgorithm, parseAlgorithm, type Algorithm } from './algorithm-names.ts';
 
-export { ALGORITHMS, type Algorithm };
+export { ALGORITHMS, isAlgorithm, parseAlgorithm, type Algorithm };
 
 /** Every estimator's hyperparameters in one object; each estimator reads its own keys. */
 export type AdvantageArgs = GrpoArgs & RlooArgs & ReinforcePlusPlusArgs & GaeArgs;
-
-export function isAlgorithm(name: string): name is Algorithm {
-  return (ALGORITHMS as readonly string[]).includes(name);
-}
-
-/** `name` as an {@link Algorithm}, or an `ALGO_UNKNOWN` error naming the known ones. */
-export function parseAlgorithm(name: string): Algorithm {
-  if (isAlgorithm(name)) return name;
-  const known = ALGORITHMS.join(', ');
-  throw new AlgorithmError('ALGO_UNKNOWN', `unknown algorithm ${JSON.stringify(name)}; known: ${known}`);
-}
 
 /** Advantages and returns [B·T] for `algo` ('ppo' estimates with GAE and needs `batch.values`). */
 export function estimateAdvantages(

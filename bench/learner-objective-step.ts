@@ -20,7 +20,7 @@ import { Transformer } from '../policy/transformer/transformer.ts';
 /** Milliseconds of each timed update (after one warm-up), with `threads` learner threads. */
 export async function learnerObjectiveStepMs(config: TransformerConfig, threads: 1 | 2, steps: number, backend: string): Promise<number[]> {
   const model = new Transformer(config, { seed: 1 });
-  // As the learner does without a critic: every parameter but the value head (actors/training/models.ts).
+  // As the learner does without a critic: every parameter but the value head (learner/run-models.ts).
   const names = paramShapes(config).map(([name]) => name).filter((name) => !name.startsWith('value.'));
   const optimizer = new LearnerOptimizer(1e-4, names.map((name) => [name, model.params[name]!] as const));
   const args: LearnerArgs = { ...learnerDefaults, algo: 'grpo' };

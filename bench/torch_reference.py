@@ -7,7 +7,7 @@ What both sides compute, per timed step (bench/learner-objective-step.ts on the 
   model   decoder-only transformer, vocab 512, d 128, 2 layers, 4 heads, ReLU MLP 512, learned
           positions, pre-norm (layer-norm eps 1e-5), untied output head with bias. No value head
           is trained: the learner runs GRPO without a critic, so its optimizer holds every
-          parameter but `value.*` (actors/training/models.ts). (The tfjs forward still computes
+          parameter but `value.*` (learner/run-models.ts). (The tfjs forward still computes
           the value head's [4096, 128] x [128, 1] product and drops it; that is all it costs.)
   batch   32 rows x 128 tokens (4,096), token[r, t] = 6 + (131 r + 17 t) mod 506; mask 1 on every
           token but the first (127 trained decisions a row); logp[b, t] = log p(token t | < t),

@@ -85,7 +85,7 @@ export async function resolveAgent(text: string, context: ResolveContext = {}): 
   if (text.startsWith('checkpoint:')) {
     const dir = text.slice('checkpoint:'.length);
     if (dir === '') throw new Error('checkpoint agent needs a directory: --agent checkpoint:DIR');
-    const { loadCheckpointAgent } = await import('../actors/training/checkpoint-agent.ts');
+    const { loadCheckpointAgent } = await import('../learner/checkpoint/checkpoint-agent.ts');
     const agent = await loadCheckpointAgent(dir, {
       ...(context.backend ? { backend: context.backend } : {}),
       ...(context.temperature !== undefined ? { temperature: context.temperature } : {}),

@@ -3,7 +3,7 @@
  * by `train` and `sft`, so an SFT checkpoint and the RL run after it are described the same way.
  */
 import { Option, type Command } from 'commander';
-import type { TrainingOptionsConfig } from '../actors/training/config.ts';
+import type { TrainingOptionsConfig } from '../learner/training-config.ts';
 import { ACTION_WORD_ORDERS, type ActionWordOrder } from '../policy/action-words.ts';
 import { OBSERVATION_FILTERS, type ObservationFilter } from '../policy/observation-filter.ts';
 import { nonNegativeInt, positiveInt } from './output.ts';

@@ -1,5 +1,4 @@
-/** Demonstrations: collect an agent's episodes, and read and write them as our JSON lines or AgentGym's AgentTraj. */
-export { collectDemos, type CollectDemosOptions, type CollectedDemos } from './collect-demos.ts';
+/** Demonstrations (collected by actors/collect-demos.ts): read and write them as our JSON lines or AgentGym's AgentTraj. */
 export { DemoSchema, DemoTurnSchema, type Demo, type DemoTurn } from './demo.ts';
 export type { DemoFileFormat } from './demo-records.ts';
 export { readDemos, type ReadDemosOptions } from './read-demos.ts';

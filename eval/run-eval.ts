@@ -19,16 +19,13 @@ import type { EnvDefinition, Split } from '../envs/contract.ts';
 import type { LlmUsage } from '../policy/llm/chat-types.ts';
 import type { RunEvent } from '../streams/events.ts';
 import { systemClock, type RunClock } from '../actors/clock.ts';
-import { createRolloutSystem, type AgentSpec, type RolloutSlot } from '../actors/rollout-system.ts';
-import { configDifferences, type EvalConfig } from './eval-config.ts';
-import { EvalError } from './eval-error.ts';
+import type { AgentSpec } from '../actors/rollout-system.ts';
 import { EvalDir } from './eval-files.ts';
-import { episodeRecord } from './eval-record.ts';
-import { buildResults, pairKey, resultsByPair, type EvalResults } from './eval-results.ts';
+import { evalPlan, missingSlots, openEvalDir } from './eval-plan.ts';
+import { buildResults, resultsByPair, type EvalResults } from './eval-results.ts';
+import { runEvalSession } from './eval-session.ts';
 import { mergeUsage } from './merge-usage.ts';
 import { resultsMarkdown } from './results-md.ts';
-import { scoreOf, tapScores } from './score-tap.ts';
-import { tapScreenshots, writeEpisodeScreenshots } from './screenshot-tap.ts';
 
 export interface RunEvaluationOptions {
   readonly env: EnvDefinition;
@@ -108,48 +105,19 @@ export interface EvalRun {
   readonly cutBytes: number;
 }
 
-function positive(name: string, value: number): void {
-  if (!(Number.isInteger(value) && value >= 1)) throw new RangeError(`${name} must be a positive integer, got ${value}`);
-}
-
+/**
+ * Evaluates an agent: n samples of each task of a split, scored as Avg@n and Pass@k overall and
+ * per task category, written to `out` as it goes; a second call on the same directory runs only
+ * the pairs without a result (see the file header).
+ */
 export async function runEvaluation(options: RunEvaluationOptions): Promise<EvalRun> {
-  const { env, samples: n } = options;
-  const split = options.split ?? 'test';
-  const splitTasks = env.tasks(split);
-  positive('samples', n);
-  if (options.tasks !== undefined) positive('tasks', options.tasks);
-  if (options.maxEpisodes !== undefined) positive('maxEpisodes', options.maxEpisodes);
-  const taskIds = splitTasks.slice(0, options.tasks ?? splitTasks.length);
-  if (taskIds.length === 0) throw new Error(`env "${env.spec.id}" has no ${split} tasks`);
-  const config: EvalConfig = {
-    env: env.spec.id,
-    split,
-    agent: options.agentName ?? (typeof options.agent === 'string' ? options.agent : options.agent.name),
-    n,
-    tasks: taskIds.length,
-    seed: options.seed ?? 0,
-    horizon: options.horizon ?? env.spec.defaultHorizon,
-  };
-
+  const plan = evalPlan(options);
+  const { config, taskIds } = plan;
   const dir = new EvalDir(options.out);
-  const stored = dir.readConfig();
-  if (stored) {
-    const differences = configDifferences(stored, config);
-    if (differences.length > 0) {
-      throw new EvalError(
-        'EVAL_CONFIG_MISMATCH',
-        `${dir.root} holds another evaluation (${differences.join('; ')}); give another --out, or delete the directory to start over`,
-      );
-    }
-  } else {
-    if (dir.readEpisodes().records.length > 0) throw new EvalError('EVAL_CORRUPT', `${dir.episodesFile} has episodes but ${dir.configFile} is missing`);
-    dir.writeConfig(config);
-  }
-
+  openEvalDir(dir, config);
   const { records, cutBytes } = dir.readEpisodes();
   const previous = dir.readResults() as Partial<EvalResults> | undefined;
-  const total = taskIds.length * n;
-  const done = resultsByPair(records, taskIds, n);
+  const done = resultsByPair(records, taskIds, config.n);
   const resumedFrom = done.size;
   const earlierSeconds = typeof previous?.wallSeconds === 'number' ? previous.wallSeconds : 0;
   const earlierTokens = previous?.tokens ?? null;
@@ -158,65 +126,14 @@ export async function runEvaluation(options: RunEvaluationOptions): Promise<Eval
     dir.writeResults(results, resultsMarkdown(results));
     return { results, dir: dir.root, ran, resumedFrom, alreadyComplete: ran === 0 && results.complete, cutBytes };
   };
-
-  if (done.size === total) {
+  if (done.size === taskIds.length * config.n) {
     if (previous?.complete === true) return { results: previous as EvalResults, dir: dir.root, ran: 0, resumedFrom, alreadyComplete: true, cutBytes };
     return finish(earlierSeconds, earlierTokens, 0); // killed between its last episode and its results
   }
-
-  // Sample-major, so an interrupted evaluation has whole passes over the tasks first.
-  const slots: RolloutSlot[] = [];
-  for (let sample = 0; sample < n; sample++) {
-    taskIds.forEach((taskId, index) => {
-      if (!done.has(pairKey(taskId, sample))) slots.push({ taskId, key: sample * splitTasks.length + index });
-    });
-  }
-  const toRun = slots.slice(0, options.maxEpisodes ?? slots.length);
-  const categoryOf = env.categoryOf?.bind(env);
-  const clock = options.clock ?? systemClock;
-  let successes = [...done.values()].filter((r) => r.outcome === 'success').length;
-  let finished = done.size;
-  let abortedAttempts = 0;
-  const system = createRolloutSystem({
-    env: tapScores(options.screenshots ? tapScreenshots(env) : env),
-    agent: options.agent,
-    split,
-    slots: toRun,
-    concurrency: options.concurrency ?? 32,
-    schedule: `fixed:${config.horizon}`,
-    seed: config.seed,
-    runId: `eval-${config.seed}`,
-    maxRetries: options.maxRetries ?? 2,
-    ...(options.maxLostRetries !== undefined ? { maxLostRetries: options.maxLostRetries } : {}),
-    clock,
-    ...(options.envTimeoutMs !== undefined ? { envTimeoutMs: options.envTimeoutMs } : {}),
-    ...(options.agentTimeoutMs !== undefined ? { agentTimeoutMs: options.agentTimeoutMs } : {}),
-    onEpisode: (output, instance) => {
-      const record = episodeRecord(output, {
-        sample: Math.floor(output.slot / splitTasks.length),
-        category: categoryOf?.(output.taskId),
-        score: scoreOf(instance),
-      });
-      dir.appendEpisode(record);
-      if (options.screenshots) writeEpisodeScreenshots(instance, dir.root, output.episodeId);
-      records.push(record);
-      if (record.outcome === 'aborted') abortedAttempts += 1;
-      else finished += 1;
-      if (record.outcome === 'success') successes += 1;
-      options.onProgress?.({ done: finished, total, successes, abortedAttempts });
-    },
+  const slots = missingSlots(plan, done, options.maxEpisodes);
+  const seconds = await runEvalSession({
+    options, plan, dir, clock: options.clock ?? systemClock, slots, records,
+    done: done.size, doneSuccesses: [...done.values()].filter((r) => r.outcome === 'success').length,
   });
-  options.onStart?.({ events: system.events, episodes: toRun.length, done: done.size, total });
-  const stop = () => system.stop('evaluation interrupted');
-  options.signal?.addEventListener('abort', stop, { once: true });
-  const startedAt = clock.now();
-  const runPromise = system.run();
-  if (options.signal?.aborted) stop();
-  try {
-    await runPromise;
-  } finally {
-    options.signal?.removeEventListener('abort', stop);
-  }
-  const seconds = (clock.now() - startedAt) / 1000;
-  return finish(earlierSeconds + seconds, mergeUsage(earlierTokens, options.usage?.() ?? null), toRun.length);
+  return finish(earlierSeconds + seconds, mergeUsage(earlierTokens, options.usage?.() ?? null), slots.length);
 }

@@ -22,7 +22,7 @@
 import { estimateAdvantages, type AdvantageArgs, type Algorithm } from '../algorithms/index.ts';
 import type { TokenTrajectory } from '../policy/policy.ts';
 import type { AllowedTokens, AllowedTokensBuilder } from './allowed-tokens.ts';
-import type { CollectedEpisode } from '../actors/training/collect.ts';
+import type { CollectedEpisode } from './collected-step.ts';
 
 export interface TrainingRow {
   readonly tokens: readonly number[];

@@ -16,7 +16,7 @@ import { mulberry32 } from '../policy/rng.ts';
 import type { Transformer } from '../policy/transformer/transformer.ts';
 import { AllowedTokensBuilder } from './allowed-tokens.ts';
 import type { LearnerArgs } from './args.ts';
-import type { CollectedEpisode } from '../actors/training/collect.ts';
+import type { CollectedEpisode } from './collected-step.ts';
 import type { LearnerOptimizer } from './optimizer.ts';
 import { rowAdvantages, selectRows } from './rows.ts';
 import { scoreRows } from './score.ts';

@@ -6,8 +6,9 @@
  * retry runs on a live server of the pool. A slot then settles exactly once, with the outcome of
  * its last attempt. Episodes never wait for one another (AgentGym-RL's lock-step rounds did).
  *
- * `startEpisode` and `stopEpisodes` are effects implemented by actors/run.actor.ts; finished
- * episodes come back as `EPISODE.DONE`.
+ * The run finishes once every slot has settled. `startEpisode` and `stopEpisodes` are effects,
+ * provided by the rollout system (actors/rollout-system.ts); finished episodes come back as
+ * `EPISODE.DONE`.
  */
 import { assign, enqueueActions, setup } from 'xstate';
 import type { EpisodeOutput } from './episode.machine.ts';
@@ -42,8 +43,6 @@ export interface RunInput {
   /** Retries of a slot whose attempts were aborted as `env_lost`, on top of `maxRetries`. Default 0. */
   readonly maxLostRetries?: number;
   readonly slots: readonly SlotSpec[];
-  /** Finish once every slot has settled (rollout/eval); otherwise wait for more `ENQUEUE`s. */
-  readonly closeWhenDrained: boolean;
 }
 
 interface Pending extends SlotSpec {
@@ -78,15 +77,11 @@ export interface RunContext extends Omit<RunInput, 'slots' | 'maxLostRetries'> {
 
 /** Events the run machine takes: slots to run, episodes done, horizon changes, and the stop signal. */
 export type RunEventIn =
-  | { type: 'ENQUEUE'; slots: readonly SlotSpec[] }
   | { type: 'EPISODE.DONE'; output: EpisodeOutput }
   | { type: 'HORIZON.SET'; horizon: number }
-  | { type: 'CLOSE' }
   | { type: 'STOP'; reason: string };
 
-export type RunEmitted =
-  | { type: 'slot.settled'; slot: number; output: EpisodeOutput; attempts: number }
-  | { type: 'run.drained'; settled: number };
+export type RunEmitted = { type: 'slot.settled'; slot: number; output: EpisodeOutput; attempts: number };
 
 const runSetup = setup({
   types: {
@@ -96,14 +91,12 @@ const runSetup = setup({
     emitted: {} as RunEmitted,
   },
   actions: {
-    // Effects, implemented in actors/run.actor.ts.
+    // Effects, provided by actors/rollout-system.ts.
     startEpisode: (_, _launch: EpisodeLaunch) => {},
     stopEpisodes: (_, _reason: string) => {},
   },
   guards: {
-    drained: ({ context }) => waiting(context) === 0 && context.runningCount === 0,
-    finishes: ({ context }) =>
-      (context.closeWhenDrained || context.stopping) && waiting(context) === 0 && context.runningCount === 0,
+    finishes: ({ context }) => waiting(context) === 0 && context.runningCount === 0,
   },
 });
 
@@ -182,17 +175,7 @@ export const runMachine = runSetup.createMachine({
       entry: fill,
       always: { guard: 'finishes', target: 'finished' },
       on: {
-        ENQUEUE: {
-          actions: [
-            assign(({ context, event }) => ({
-              queue: [...context.queue.slice(context.queueHead), ...event.slots.map((slot) => pending(slot, 0))],
-              queueHead: 0,
-            })),
-            fill,
-          ],
-        },
         'HORIZON.SET': { actions: assign({ horizon: ({ event }) => event.horizon }) },
-        CLOSE: { actions: assign({ closeWhenDrained: true }) },
         STOP: {
           actions: [
             assign({ stopping: true, queue: [], queueHead: 0 }),
@@ -221,9 +204,6 @@ export const runMachine = runSetup.createMachine({
               enqueue.emit({ type: 'slot.settled', slot: done.slot, output: event.output, attempts: done.attempt + 1 });
             }),
             fill,
-            enqueueActions(({ check, context, enqueue }) => {
-              if (check('drained')) enqueue.emit({ type: 'run.drained', settled: context.settled });
-            }),
           ],
         },
       },

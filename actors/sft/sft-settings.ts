@@ -1,10 +1,10 @@
 /**
- * Behaviour cloning's own settings, beside the run configuration (training/config.ts) that fixes
+ * Behaviour cloning's own settings, beside the run configuration (learner/training-config.ts) that fixes
  * the model, tokenizer and context exactly as RL would use them. Saved in config.json and in
  * every SFT checkpoint (`state.config.sft`), so `--resume` can refuse a changed setup.
  */
 import { z } from 'zod';
-import { TrainingConfigSchema } from '../training/config-schema.ts';
+import { TrainingConfigSchema } from '../../learner/training-config-schema.ts';
 
 export const SftSettingsSchema = z.object({
   /** Passes over the training demos; one pass is one "step" in metrics.jsonl and checkpoints. */

@@ -18,33 +18,14 @@ import type { EnvDefinition, Split } from '../../envs/contract.ts';
 import { envReachability, type EnvReachability } from '../../transport/remote/pool-definition.ts';
 import type { EpisodeOutput } from '../../machines/episode.machine.ts';
 import { deriveSeed } from '../../machines/seed.ts';
-import type { FilteredPolicy, RecordedEpisode } from '../../policy/observation-filter.ts';
+import type { FilteredPolicy } from '../../policy/observation-filter.ts';
 import type { EpisodeResult, RolloutSummary, RunEvent } from '../../streams/events.ts';
 import type { TrainingPaused, TrainingResumed } from '../../streams/training-events.ts';
 import { systemClock, type RunClock } from '../clock.ts';
 import { createRolloutSystem, type RolloutSlot, type RolloutSystem } from '../rollout-system.ts';
 import { mergeSummaries } from '../summarize.ts';
 import { slotsFor, tasksForStep } from '../../learner/task-sampler.ts';
-
-export interface CollectedEpisode {
-  readonly output: EpisodeOutput;
-  /** Index of the task group (⌊slot / G⌋): the G rollouts of one task share it. */
-  readonly group: number;
-  /** The policy's token windows and action lists; undefined when the agent never acted (e.g. aborted at reset). */
-  readonly record: RecordedEpisode | undefined;
-}
-
-export interface CollectedStep {
-  readonly step: number;
-  readonly horizon: number;
-  /** Every attempt, aborted ones included, in (slot, round, attempt) order — never in finishing order. */
-  readonly episodes: readonly CollectedEpisode[];
-  /** Over every round: each slot's last result, attempts summed. */
-  readonly summary: RolloutSummary;
-  /** Rollouts run: 1, plus one per collection of aborted slots. */
-  readonly rounds: number;
-  readonly seconds: number;
-}
+import type { CollectedStep } from '../../learner/collected-step.ts';
 
 export interface CollectOptions {
   readonly env: EnvDefinition;

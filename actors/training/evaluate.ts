@@ -9,7 +9,7 @@ import { FilteredPolicy, type ObservationFilter } from '../../policy/observation
 import type { Tokenizer } from '../../policy/tokenizer.ts';
 import { TransformerPolicy } from '../../policy/transformer-policy.ts';
 import type { Transformer } from '../../policy/transformer/transformer.ts';
-import type { contextOptions } from './config.ts';
+import type { contextOptions } from '../../learner/training-config.ts';
 import type { RolloutSummary, RunEvent } from '../../streams/events.ts';
 import { createRolloutSystem } from '../rollout-system.ts';
 
@@ -20,7 +20,7 @@ export interface EvaluateOptions {
   readonly observation: ObservationFilter;
   /** Actions taken out of the policy's choices (TrainingConfig.hiddenActions). */
   readonly hiddenActions?: readonly string[];
-  /** Context options of the run (training/config.ts contextOptions). */
+  /** Context options of the run (learner/training-config.ts contextOptions). */
   readonly context?: ReturnType<typeof contextOptions>;
   readonly split: Split;
   /** Default: the whole split. */

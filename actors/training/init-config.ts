@@ -6,7 +6,7 @@
  * Everything about RL (algorithm, schedule, learning rate, steps, …) is the caller's.
  */
 import { CheckpointError } from '../../learner/checkpoint/format.ts';
-import { parseSavedConfig, resolveConfig, type TrainingConfig, type TrainingOptionsConfig } from './config.ts';
+import { parseSavedConfig, resolveConfig, type TrainingConfig, type TrainingOptionsConfig } from '../../learner/training-config.ts';
 
 /** Fields a run started from a checkpoint inherits from it. */
 export const INHERITED = ['model', 'observation', 'historyTurns', 'historyActionsOnly', 'instructionTokens', 'actionWords', 'hiddenActions', 'maxVocab', 'corpusTasks'] as const;

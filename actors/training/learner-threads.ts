@@ -1,20 +1,7 @@
-/**
- * The run-level limits `train` and `sft` share: checking `learnerThreads` and `maxMinutes`, and
- * starting the second learner thread (learner/data-parallel.ts) when the run uses two.
- */
+/** Starts the second learner thread (learner/data-parallel.ts) when the run uses two (limits: run-limits.ts). */
 import os from 'node:os';
 import { DataParallelGrads } from '../../learner/data-parallel.ts';
-import type { RunModels } from './models.ts';
-
-export function checkRunLimits(options: { readonly learnerThreads?: number; readonly maxMinutes?: number }): void {
-  const { learnerThreads, maxMinutes } = options;
-  if (learnerThreads !== undefined && learnerThreads !== 1 && learnerThreads !== 2) {
-    throw new Error(`learnerThreads must be 1 or 2, got ${learnerThreads}`);
-  }
-  if (maxMinutes !== undefined && !(Number.isFinite(maxMinutes) && maxMinutes > 0)) {
-    throw new Error(`maxMinutes must be a positive number of minutes, got ${maxMinutes}`);
-  }
-}
+import type { RunModels } from '../../learner/run-models.ts';
 
 /**
  * The second learner thread, or undefined for one. Default: two on the WebAssembly backend

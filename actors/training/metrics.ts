@@ -6,7 +6,7 @@
  * between two runs with the same seed and backend: `TIMING_FIELDS` lists them for comparisons.
  */
 import type { CurriculumDecision } from '../../machines/curriculum.machine.ts';
-import type { CollectedStep } from './collect.ts';
+import type { CollectedStep } from '../../learner/collected-step.ts';
 
 export const METRIC_ORDER = [
   'step', 'horizon', 'policyVersion', 'successRate', 'meanReward', 'meanTurns', 'successTurns', 'truncationRate', 'episodes', 'aborted',

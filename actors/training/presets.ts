@@ -22,7 +22,7 @@
  *   at horizon 3 on GoToLocal and reads half the tokens, and the decision always sits at the
  *   same positions.
  */
-import type { TrainingOptionsConfig } from './config.ts';
+import type { TrainingOptionsConfig } from '../../learner/training-config.ts';
 
 export const babyaiStart: TrainingOptionsConfig & { readonly steps: number } = {
   algo: 'grpo',

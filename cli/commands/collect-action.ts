@@ -2,7 +2,7 @@
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { Subject } from 'rxjs';
-import { collectDemos } from '../../demos/collect-demos.ts';
+import { collectDemos } from '../../actors/collect-demos.ts';
 import { writeDemos } from '../../demos/write-demos.ts';
 import type { RunEvent } from '../../streams/events.ts';
 import { resolveAgent } from '../agent-spec.ts';

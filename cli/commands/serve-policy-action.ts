@@ -1,6 +1,6 @@
 /** What `actorgym serve-policy` does (its options are in serve-policy.ts). */
 import { startPolicyServer } from '../../servers/policy-server/policy-server.ts';
-import { loadCheckpointAgent } from '../../actors/training/checkpoint-agent.ts';
+import { loadCheckpointAgent } from '../../learner/checkpoint/checkpoint-agent.ts';
 import { isLoopbackHost } from '../../transport/wire/origin.ts';
 import type { ServePolicyOptions } from './serve-policy.ts';
 

@@ -1,7 +1,7 @@
 /** What `actorgym train` does (its options are in train.ts); `runTraining` is shared with `start`. */
 import type { Command } from 'commander';
 import { createTrainingSystem, type TrainingOptions, type TrainingSummary } from '../../actors/training-system.ts';
-import type { TrainingOptionsConfig } from '../../actors/training/config.ts';
+import type { TrainingOptionsConfig } from '../../learner/training-config.ts';
 import { getPreset, withPreset } from '../../actors/training/presets.ts';
 import { closeRemote } from '../close-remote.ts';
 import { defaultRunDir } from '../default-run-dir.ts';

@@ -26,7 +26,7 @@ export interface TrainCliOptions extends DashboardCliOptions, RemoteFlags, Model
   token?: string;
   envTimeout: number;
   maxAborted: number;
-  // Run configuration (training/config.ts); only the ones given on the command line are passed on.
+  // Run configuration (learner/training-config.ts); only the ones given on the command line are passed on.
   algo?: string;
   schedule?: string;
   seed?: number;

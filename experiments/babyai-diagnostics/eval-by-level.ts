@@ -8,7 +8,7 @@
  * train split (80 tasks a level instead of 5) instead of the test split.
  */
 import { createRolloutSystem } from '../../actors/rollout-system.ts';
-import { loadCheckpointAgent } from '../../actors/training/checkpoint-agent.ts';
+import { loadCheckpointAgent } from '../../learner/checkpoint/checkpoint-agent.ts';
 import { resolveEnvDefinition } from '../../transport/resolve-env.ts';
 
 const [dir, temperature, show] = process.argv.slice(2);

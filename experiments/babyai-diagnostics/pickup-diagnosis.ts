@@ -9,7 +9,7 @@
  *   npx tsx experiments/babyai-diagnostics/pickup-diagnosis.ts RUN_OR_CHECKPOINT
  */
 import { createRolloutSystem } from '../../actors/rollout-system.ts';
-import { loadCheckpointAgent } from '../../actors/training/checkpoint-agent.ts';
+import { loadCheckpointAgent } from '../../learner/checkpoint/checkpoint-agent.ts';
 import type { EpisodeOutput } from '../../machines/episode.machine.ts';
 import { table } from '../../charts/text-table.ts';
 import { getEnv } from '../../envs/index.ts';

@@ -9,7 +9,19 @@
  */
 import type { FilteredPolicy } from '../../policy/observation-filter.ts';
 import type { AllowedTokens, AllowedTokensBuilder } from '../allowed-tokens.ts';
-import type { Demo } from '../../demos/demo.ts';
+
+/**
+ * What SFT reads of a demonstration (demos/demo.ts's `Demo` has this shape): the seed and each
+ * turn's observation, action list and action. Structural, so the learner needs no demos room.
+ */
+export interface DemoInput {
+  readonly seed: number;
+  readonly turns: readonly {
+    readonly observation: string;
+    readonly availableActions?: readonly string[] | undefined;
+    readonly action: string;
+  }[];
+}
 
 export interface SftRow {
   readonly tokens: readonly number[];
@@ -32,7 +44,7 @@ export interface DemoRows {
   readonly agentTokens: number;
 }
 
-export function demoRows(demos: readonly Demo[], policy: FilteredPolicy, allowed: AllowedTokensBuilder): DemoRows {
+export function demoRows(demos: readonly DemoInput[], policy: FilteredPolicy, allowed: AllowedTokensBuilder): DemoRows {
   const rows: SftRow[] = [];
   const skipped: { demo: number; reason: string }[] = [];
   let truncatedTurns = 0;

@@ -41,7 +41,7 @@ import { ChatCompletion } from './chat-completion.ts';
 import { PolicyRoutes } from './policy-routes.ts';
 import { ServedPolicy, type ServedPolicyOptions } from './served-policy.ts';
 import type { ServedPrompt } from './served-prompt.ts';
-import type { CheckpointAgent } from '../../actors/training/checkpoint-agent.ts';
+import type { CheckpointAgent } from '../../learner/checkpoint/checkpoint-agent.ts';
 
 import { DEFAULT_DRAIN_MS, DEFAULT_KEEP_ALIVE_TIMEOUT_MS, DEFAULT_MAX_BODY_BYTES, DEFAULT_REQUEST_TIMEOUT_MS } from './limits.ts';
 

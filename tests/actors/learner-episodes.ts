@@ -1,5 +1,5 @@
 /** A small tokenizer and four two-window episodes for learner tests (two groups of two). */
-import type { CollectedEpisode } from '../../actors/training/collect.ts';
+import type { CollectedEpisode } from '../../learner/collected-step.ts';
 import type { EpisodeOutput } from '../../machines/episode.machine.ts';
 import { ACT_ID, BOS_ID, END_ACT_ID, OBS_ID } from '../../policy/special-tokens.ts';
 import { Tokenizer } from '../../policy/tokenizer.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { babyaiStart, getPreset, withPreset } from '../../actors/training/presets.ts';
-import { resolveConfig } from '../../actors/training/config.ts';
+import { resolveConfig } from '../../learner/training-config.ts';
 
 describe('training presets', () => {
   it('merges a model override into the preset model instead of replacing it', () => {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSftSystem, type SftOptions } from '../../actors/sft-system.ts';
-import { loadCheckpointAgent } from '../../actors/training/checkpoint-agent.ts';
+import { loadCheckpointAgent } from '../../learner/checkpoint/checkpoint-agent.ts';
 import { getEnv } from '../../envs/index.ts';
 import { metricLines } from './metric-lines.ts';
 import { MetricSeries } from '../../dashboard/server/metric-series.ts';

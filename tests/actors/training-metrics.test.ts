@@ -1,7 +1,7 @@
 // Issue 25, item 5: a learner step's rollout numbers carry what the adaptive curriculum's noise-aware
 // collapse test reads — episode counts and the mean turns of successful episodes only.
 import { describe, expect, it } from 'vitest';
-import type { CollectedStep } from '../../actors/training/collect.ts';
+import type { CollectedStep } from '../../learner/collected-step.ts';
 import { summarize } from '../../actors/summarize.ts';
 import { rolloutStats } from '../../actors/training/metrics.ts';
 import { stepSignals } from '../../machines/adaptive-horizon.ts';

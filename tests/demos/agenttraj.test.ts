@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { AgentTrajItem } from '../../demos/agenttraj-item.ts';
-import { collectDemos } from '../../demos/collect-demos.ts';
+import { collectDemos } from '../../actors/collect-demos.ts';
 import type { Demo } from '../../demos/demo.ts';
 import { readDemos } from '../../demos/read-demos.ts';
 import { AGENTTRAJ_ACKNOWLEDGEMENT } from '../../demos/to-agenttraj.ts';

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { collectDemos } from '../../demos/collect-demos.ts';
+import { collectDemos } from '../../actors/collect-demos.ts';
 import type { Demo } from '../../demos/demo.ts';
 import { readDemos } from '../../demos/read-demos.ts';
 import { writeDemos } from '../../demos/write-demos.ts';

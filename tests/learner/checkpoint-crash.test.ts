@@ -13,8 +13,8 @@ import type { CheckpointData } from '../../learner/checkpoint/format.ts';
 import { readCheckpoint } from '../../learner/checkpoint/read.ts';
 import { processAlive, removeStaleCheckpointTemps } from '../../learner/checkpoint/stale.ts';
 import { CHECKPOINT_WRITE_STAGES, writeCheckpoint, type CheckpointWriteStage } from '../../learner/checkpoint/write.ts';
-import { resolveConfig } from '../../actors/training/config.ts';
-import { freshModels, toCheckpoint, type RunModels } from '../../actors/training/models.ts';
+import { resolveConfig } from '../../learner/training-config.ts';
+import { freshModels, toCheckpoint, type RunModels } from '../../learner/run-models.ts';
 import { selectBackend } from '../../policy/backend.ts';
 import { Tokenizer } from '../../policy/tokenizer.ts';
 

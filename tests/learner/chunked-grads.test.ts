@@ -5,8 +5,8 @@ import { chunkedGrads, combineParts, lengthChunks, pickFields } from '../../lear
 import { padRows } from '../../learner/minibatch.ts';
 import { scoreRows } from '../../learner/score.ts';
 import { minibatchGrads } from '../../learner/update.ts';
-import { resolveConfig } from '../../actors/training/config.ts';
-import { freshModels } from '../../actors/training/models.ts';
+import { resolveConfig } from '../../learner/training-config.ts';
+import { freshModels } from '../../learner/run-models.ts';
 import { expectSameGradients } from './same-gradients.ts';
 import { selectBackend } from '../../policy/backend.ts';
 import { tokenizer } from '../actors/learner-episodes.ts';

@@ -1,8 +1,8 @@
 import * as tf from '@tensorflow/tfjs-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { trainStep } from '../../learner/train-step.ts';
-import { resolveConfig } from '../../actors/training/config.ts';
-import { freshModels, toCheckpoint } from '../../actors/training/models.ts';
+import { resolveConfig } from '../../learner/training-config.ts';
+import { freshModels, toCheckpoint } from '../../learner/run-models.ts';
 import { selectBackend } from '../../policy/backend.ts';
 import type { Algorithm } from '../../algorithms/index.ts';
 import { enc, episodes, tokenizer } from '../actors/learner-episodes.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AllowedTokensBuilder } from '../../learner/allowed-tokens.ts';
-import type { CollectedEpisode } from '../../actors/training/collect.ts';
+import type { CollectedEpisode } from '../../learner/collected-step.ts';
 import { rowAdvantages, selectRows } from '../../learner/rows.ts';
 import { tasksForStep, slotsFor } from '../../learner/task-sampler.ts';
 import type { EpisodeOutput } from '../../machines/episode.machine.ts';

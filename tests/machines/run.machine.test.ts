@@ -6,7 +6,7 @@ import type { EpisodeOutcome } from '../../streams/events.ts';
 import { emitted } from './emitted.ts';
 
 const slots = Array.from({ length: 4 }, (_, slot) => ({ slot, taskId: `task-${slot}`, groupKey: `${slot}` }));
-const input: RunInput = { runId: 'r', seed: 1, concurrency: 2, horizon: 5, maxRetries: 1, slots, closeWhenDrained: true };
+const input: RunInput = { runId: 'r', seed: 1, concurrency: 2, horizon: 5, maxRetries: 1, slots };
 
 type Snapshot = ReturnType<typeof initialTransition<typeof runMachine>>[0];
 
@@ -54,9 +54,6 @@ describe('run machine (pure transitions)', () => {
     // The same array, read from a later head: starting an episode costs O(1), not O(waiting).
     expect(after.snapshot.context.queue).toBe(snapshot.context.queue);
     expect(after.snapshot.context.queueHead).toBe(3);
-    // More slots join behind the ones still waiting.
-    const more = send(after.snapshot, { type: 'ENQUEUE', slots: [{ slot: 1000, taskId: 'task-1000', groupKey: '1000' }] });
-    expect(more.snapshot.context.queue.slice(more.snapshot.context.queueHead).map((p) => p.slot)).toEqual([...many.slice(3).map((s) => s.slot), 1000]);
   });
 
   it('applies a horizon change to episodes that start after it, not to running ones', () => {
@@ -100,12 +97,5 @@ describe('run machine (pure transitions)', () => {
     const [stopped, actions] = transition(runMachine, snapshot, { type: 'STOP', reason: 'user' });
     expect(actions.map((action) => action.type)).toContain('stopEpisodes');
     expect(stopped.context.queue).toEqual([]);
-  });
-
-  it('waits for more slots when not closing on drain', () => {
-    const [snapshot] = initialTransition(runMachine, { ...input, slots: [], closeWhenDrained: false });
-    expect(snapshot.status).toBe('active');
-    const more = send(snapshot, { type: 'ENQUEUE', slots: slots.slice(0, 1) });
-    expect(more.launched.map((launch) => launch.taskId)).toEqual(['task-0']);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { resolveConfig, resumeConfig, savedHiddenActions } from '../../actors/training/config.ts';
+import { resolveConfig, resumeConfig, savedHiddenActions } from '../../learner/training-config.ts';
 import { FilteredPolicy } from '../../policy/observation-filter.ts';
 import type { ActRequest } from '../../policy/policy.ts';
 import { recordingInner } from './stub-inner.ts';

@@ -9,9 +9,9 @@ import type { Observer } from 'rxjs';
 import type { EnvDefinition, Split } from '../envs/contract.ts';
 import type { EpisodeOutput } from '../machines/episode.machine.ts';
 import type { RolloutSummary, RunEvent } from '../streams/events.ts';
-import { createRolloutSystem, type AgentSpec } from '../actors/rollout-system.ts';
-import type { Demo } from './demo.ts';
-import { RecordingPolicy } from './recording-policy.ts';
+import { createRolloutSystem, type AgentSpec } from './rollout-system.ts';
+import type { Demo } from '../demos/demo.ts';
+import { RecordingPolicy } from '../demos/recording-policy.ts';
 
 export interface CollectDemosOptions {
   readonly env: EnvDefinition;
@@ -50,6 +50,16 @@ export interface CollectedDemos {
   readonly aborted: number;
 }
 
+/**
+ * Runs an agent on the first `episodes` tasks of a split (`samples` each) through the rollout
+ * system and returns the episodes as demos, in task then sample order: the same options give
+ * the same demos. Aborted episodes are counted, never written; with `onlySuccess` only the
+ * successful ones are kept. Rejects when `signal` aborts (no partial set).
+ *
+ * @example
+ * const { demos } = await collectDemos({ env: getEnv('babyai'), agent: 'oracle', agentName: 'oracle', split: 'train', episodes: 50 });
+ * writeDemos('demos/babyai.jsonl', demos);
+ */
 export async function collectDemos(options: CollectDemosOptions): Promise<CollectedDemos> {
   const { env, split } = options;
   const samples = options.samples ?? 1;

@@ -4,18 +4,18 @@
  * hold. On resume the checkpoint's config wins; only the fields in `RESUMABLE` may differ
  * (they change neither the maths nor the random draws), anything else is an error.
  */
-import { parseAlgorithm, type Algorithm } from '../../algorithms/index.ts';
-import { formatSchedule, parseSchedule, type Schedule } from '../../machines/schedule.ts';
-import type { ObservationFilter } from '../../policy/observation-filter.ts';
-import { parseObservationFilter } from '../../policy/observation-filter.ts';
-import { parseActionWords, type ActionWordOrder } from '../../policy/action-words.ts';
-import { learnerDefaults } from '../../learner/args.ts';
-import { errorMessage } from '../../envs/error-message.ts';
-import { CheckpointError } from '../../learner/checkpoint/format.ts';
-import { parseSavedConfig, type TrainingConfig } from './config-schema.ts';
+import { parseAlgorithm, type Algorithm } from '../algorithms/algorithm-names.ts';
+import { formatSchedule, parseSchedule, type Schedule } from '../machines/schedule.ts';
+import type { ObservationFilter } from '../policy/observation-filter.ts';
+import { parseObservationFilter } from '../policy/observation-filter.ts';
+import { parseActionWords, type ActionWordOrder } from '../policy/action-words.ts';
+import { learnerDefaults } from './args.ts';
+import { errorMessage } from '../envs/error-message.ts';
+import { CheckpointError } from './checkpoint/format.ts';
+import { parseSavedConfig, type TrainingConfig } from './training-config-schema.ts';
 
 // The config's one schema, with the type inferred from it and the reader of a saved one (config-schema.ts).
-export { parseSaved, parseSavedConfig, TrainingConfigSchema, type ModelOverrides, type TrainingConfig } from './config-schema.ts';
+export { parseSaved, parseSavedConfig, TrainingConfigSchema, type ModelOverrides, type TrainingConfig } from './training-config-schema.ts';
 
 export type TrainingOptionsConfig = Partial<Omit<TrainingConfig, 'env' | 'algo' | 'schedule'>> & {
   readonly algo?: string;

@@ -8,16 +8,16 @@
  * data, so the reference and agent "copies" share memory with the learner until its next update.
  */
 import * as tf from '@tensorflow/tfjs-core';
-import { deriveSeed } from '../../machines/seed.ts';
-import { Tokenizer } from '../../policy/tokenizer.ts';
-import { makeConfig, withCopyForms, type TransformerConfig } from '../../policy/transformer/config.ts';
-import { paramShapes } from '../../policy/transformer/params.ts';
-import { Transformer } from '../../policy/transformer/transformer.ts';
-import { decodeWeights, encodeWeights } from '../../policy/transformer/weights-io.ts';
-import { CheckpointError, type CheckpointData, type CheckpointState } from '../../learner/checkpoint/format.ts';
-import { LearnerOptimizer } from '../../learner/optimizer.ts';
-import type { TrainingConfig } from './config.ts';
-import { errorMessage } from '../../envs/error-message.ts';
+import { deriveSeed } from '../machines/seed.ts';
+import { Tokenizer } from '../policy/tokenizer.ts';
+import { makeConfig, withCopyForms, type TransformerConfig } from '../policy/transformer/config.ts';
+import { paramShapes } from '../policy/transformer/params.ts';
+import { Transformer } from '../policy/transformer/transformer.ts';
+import { decodeWeights, encodeWeights } from '../policy/transformer/weights-io.ts';
+import { CheckpointError, type CheckpointData, type CheckpointState } from './checkpoint/format.ts';
+import { LearnerOptimizer } from './optimizer.ts';
+import type { TrainingConfig } from './training-config.ts';
+import { errorMessage } from '../envs/error-message.ts';
 
 export interface RunModels {
   readonly tokenizer: Tokenizer;

@@ -10,10 +10,10 @@ import { Tokenizer } from '../../policy/tokenizer.ts';
 import { TransformerPolicy } from '../../policy/transformer-policy.ts';
 import { Transformer } from '../../policy/transformer/transformer.ts';
 import { decodeWeights } from '../../policy/transformer/weights-io.ts';
-import { CheckpointError } from '../../learner/checkpoint/format.ts';
-import { readCheckpoint } from '../../learner/checkpoint/read.ts';
-import { contextOptions, parseSavedConfig, savedHiddenActions, type TrainingConfig } from './config.ts';
-import { modelConfig } from './models.ts';
+import { CheckpointError } from './format.ts';
+import { readCheckpoint } from './read.ts';
+import { contextOptions, parseSavedConfig, savedHiddenActions, type TrainingConfig } from '../training-config.ts';
+import { modelConfig } from '../run-models.ts';
 import { errorMessage } from '../../envs/error-message.ts';
 
 export interface CheckpointAgent {

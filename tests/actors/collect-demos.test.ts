@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { collectDemos } from '../../demos/collect-demos.ts';
+import { collectDemos } from '../../actors/collect-demos.ts';
 import { getEnv } from '../../envs/index.ts';
 
 const babyai = getEnv('babyai');

@@ -6,13 +6,13 @@
  * ranges a new run must respect are `resolveConfig`'s (config.ts).
  */
 import { z } from 'zod';
-import { ALGORITHMS } from '../../algorithms/algorithm-names.ts';
-import { describeIssue } from '../../machines/describe-issue.ts';
-import { CheckpointError } from '../../learner/checkpoint/format.ts';
-import { ACTION_WORD_ORDERS, type ActionWordOrder } from '../../policy/action-words.ts';
-import { OBSERVATION_FILTERS } from '../../policy/observation-filter.ts';
-import type { TransformerConfig } from '../../policy/transformer/config.ts';
-import type { LearnerArgs } from '../../learner/args.ts';
+import { ALGORITHMS } from '../algorithms/algorithm-names.ts';
+import { describeIssue } from '../machines/describe-issue.ts';
+import { CheckpointError } from './checkpoint/format.ts';
+import { ACTION_WORD_ORDERS, type ActionWordOrder } from '../policy/action-words.ts';
+import { OBSERVATION_FILTERS } from '../policy/observation-filter.ts';
+import type { TransformerConfig } from '../policy/transformer/config.ts';
+import type { LearnerArgs } from './args.ts';
 
 const positive = z.int().min(1).exactOptional();
 const flag = z.boolean().exactOptional();
