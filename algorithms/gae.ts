@@ -12,7 +12,7 @@
  * what verl's current `compute_gae_advantage_return` does ("skip values and TD-error on
  * observation tokens"); values and rewards at masked positions are never read. The episode
  * ends after its last agent token (no bootstrap past it; a truncated episode is trained on the
- * reward so far, DESIGN.md "The episode").
+ * reward so far, docs/architecture.md, "One episode").
  *
  * Defaults γ = λ = 1 as the paper's released scripts, so A_t = R − V_t and returns_t = R: the
  * critic regresses every agent token on the outcome. Advantages are then whitened over every

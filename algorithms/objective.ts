@@ -1,5 +1,5 @@
 /**
- * The total training objective, as the paper's recipe combines it (reference/agentgym.md §4):
+ * The total training objective, as the paper's recipe combines it (docs/architecture.md, "What we keep from AgentGym-RL"):
  *
  *   loss = lossPolicy + lossKl + lossEntropy + lossValue
  *   lossKl      =  klCoef      · token-mean KL(π ‖ π_ref)   (k3, coefficient 1e-3)

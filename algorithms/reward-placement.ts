@@ -5,7 +5,7 @@
  * closing `</act>` of the final action). AgentGym-RL wrote it on the last token of the sequence,
  * which in a multi-turn trajectory is an observation token (mask == 0); GAE and REINFORCE++
  * multiply token rewards by the mask, so the reward vanished and both learned from nothing but
- * the KL term (reference/agentgym.md §1). GRPO and RLOO sum the rewards of the whole sequence
+ * the KL term (docs/architecture.md, "What we keep from AgentGym-RL, and what we fix"). GRPO and RLOO sum the rewards of the whole sequence
  * and were unaffected.
  */
 import { rowOf, type AdvantageInput } from './batch.ts';

@@ -4,7 +4,7 @@
  *   A_i = R_i − mean_{j≠i} R_j = n/(n−1) · (R_i − mean_group), broadcast over agent tokens.
  *
  * Matches verl's `compute_rloo_outcome_advantage` for groups of n ≥ 2. AgentGym-RL's RLOO
- * raised at start (reference/agentgym.md §1); this one runs.
+ * raised at start (docs/architecture.md, "What we keep from AgentGym-RL, and what we fix"); this one runs.
  *
  * Departure, a group of one: there is no other rollout to form a baseline. verl silently keeps
  * the raw reward R_i, i.e. trains that sequence with plain unbaselined REINFORCE next to the

@@ -1,5 +1,5 @@
 /**
- * Chooses the TensorFlow.js backend, best first (shared/DESIGN.md, "Compute backends"):
+ * Chooses the TensorFlow.js backend, best first (docs/architecture.md, "Compute backends"):
  * `@tensorflow/tfjs-node-gpu` (CUDA) → `@tensorflow/tfjs-node` → WebAssembly → pure-JS CPU.
  *
  * The native packages are optional peer dependencies, loaded by dynamic import: a missing one is

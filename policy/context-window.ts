@@ -1,7 +1,7 @@
 /**
  * One episode's token context, as the transformer sees it, and its training record.
  *
- * Layout (shared/DESIGN.md): [<bos> instruction=obs0] <act> a0… </act> <obs> obs1 <act> a1… </act> …
+ * Layout (docs/architecture.md, "The multi-turn token layout"): [<bos> instruction=obs0] <act> a0… </act> <obs> obs1 <act> a1… </act> …
  * The head — <bos> and the first observation, which carries the instruction — is kept for the
  * whole episode; each later turn is a block [<obs> obs_k <act> a_k… </act>] (turn 0's block is
  * just [<act> a0… </act>]).

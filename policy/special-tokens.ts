@@ -1,6 +1,6 @@
 /**
  * Special tokens, at fixed ids 0–5 in every vocabulary so that checkpoints and code can rely on
- * them. The multi-turn layout (shared/DESIGN.md) is
+ * them. The multi-turn layout (docs/architecture.md, "The multi-turn token layout") is
  *   <bos> instruction+obs0 <act> a0 … </act> <obs> obs1 <act> a1 … </act> …
  */
 export const SPECIAL_TOKENS = ['<pad>', '<bos>', '<act>', '</act>', '<obs>', '<unk>'] as const;

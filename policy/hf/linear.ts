@@ -1,7 +1,7 @@
 /**
  * A dense projection `x · W + b` with W stored as [in, out]: transformers keeps nn.Linear weights
  * as [out, in], and the loader transposes them once, because a matMul with a transpose flag is
- * 10–20× slower on the WebAssembly backend (shared/reference/tfjs-on-this-machine.md).
+ * 10–20× slower on the WebAssembly backend (docs/architecture.md, "Compute backends").
  */
 import * as tf from '@tensorflow/tfjs-core';
 

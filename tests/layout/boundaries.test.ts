@@ -1,5 +1,5 @@
 /**
- * The layout's boundaries (docs/architecture.md, written by the lead for issue 35): envs know no
+ * The layout's boundaries (docs/architecture.md): envs know no
  * framework and no wire, machines are pure, streams know no sockets, transport sits below the
  * servers and actors, the learner is handed what it calls (never a system), policy/ sees envs
  * only through the contract, bench/ and experiments/ use no test or CLI internals, and the

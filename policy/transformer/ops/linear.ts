@@ -4,7 +4,7 @@
  *
  * Why: tfjs's built-in matMul gradient calls matMul with transpose flags, which the WebAssembly
  * backend runs through a slow generic loop (10–20× slower than its XNNPACK path; see
- * shared/reference/tfjs-on-this-machine.md). `tf.transpose` + plain `tf.matMul` stays on the fast
+ * docs/architecture.md, "Compute backends"). `tf.transpose` + plain `tf.matMul` stays on the fast
  * path, so this layer's backward pass costs about two forward matmuls.
  */
 import * as tf from '@tensorflow/tfjs-core';
