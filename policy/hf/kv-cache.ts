@@ -164,17 +164,30 @@ export class KvCache {
     return new KvCache(layers, keyMask, next);
   }
 
-  /** Keeps only `rows` (indices into the current rows, ascending). */
+  /**
+   * Keeps only `rows` (indices into the current rows, ascending). Columns that are padding in
+   * every kept row are dropped too (they would only be masked out), so when the longest row
+   * finishes first the others stop paying for its columns.
+   */
   keepRows(rows: readonly number[]): void {
     if (rows.length === this.rows) return;
     const S = this.columns;
-    const index = tf.tensor1d(Int32Array.from(rows), 'int32');
-    const kept = this.layers.map((l) => ({ k: tf.gather(l.k, index), v: tf.gather(l.v, index) }));
-    index.dispose();
+    const columns: number[] = [];
+    for (let s = 0; s < S; s++) if (rows.some((r) => this.keyMask[r * S + s] === 1)) columns.push(s);
+    const kept = tidyResult(() => {
+      const rowIndex = tf.tensor1d(Int32Array.from(rows), 'int32');
+      const columnIndex = tf.tensor1d(Int32Array.from(columns), 'int32');
+      const pick = (t: tf.Tensor4D): tf.Tensor4D => {
+        const r = tf.gather(t, rowIndex, 0);
+        return columns.length === S ? r : tf.gather(r, columnIndex, 2);
+      };
+      return this.layers.map((l) => ({ k: pick(l.k), v: pick(l.v) }));
+    });
     tf.dispose(this.layers.flatMap((l) => [l.k, l.v]));
     this.layers = kept;
-    const mask = new Uint8Array(rows.length * S);
-    rows.forEach((r, i) => mask.set(this.keyMask.subarray(r * S, (r + 1) * S), i * S));
+    const C = columns.length;
+    const mask = new Uint8Array(rows.length * C);
+    rows.forEach((r, i) => columns.forEach((s, j) => (mask[i * C + j] = this.keyMask[r * S + s]!)));
     this.keyMask = mask;
     this.nextPositions = Int32Array.from(rows, (r) => this.nextPositions[r]!);
   }

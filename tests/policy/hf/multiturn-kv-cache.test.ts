@@ -66,6 +66,19 @@ describe('KvCache extend step (wasm)', () => {
         const gotNext = rows(decoded.logits);
         const wantNext = aloneLogProbs(model, whole.map((s, i) => [...s, next[i]!]));
         for (const r of [0, 1, 2]) expect(maxAbsDiff(gotNext[r]!, wantNext[r]!)).toBeLessThanOrEqual(1e-5);
+
+        // The longest row leaves: columns that were padding in both other rows are dropped
+        // (13 columns, of which rows 0 and 2 are real in the last 9), and decoding goes on exactly.
+        expect(cache.columns).toBe(13);
+        cache.keepRows([0, 2]);
+        expect(cache.columns).toBe(9);
+        const last = [6, 7];
+        const lastStep = cache.nextStep(last);
+        const lastOut = model.forward(lastStep, cache.past, 'last');
+        cache.advance(lastStep, lastOut.kv);
+        const gotLast = rows(lastOut.logits);
+        const wantLast = aloneLogProbs(model, [0, 2].map((r, i) => [...whole[r]!, next[r]!, last[i]!]));
+        for (const i of [0, 1]) expect(maxAbsDiff(gotLast[i]!, wantLast[i]!)).toBeLessThanOrEqual(1e-5);
         cache.dispose();
         expect(tf.memory().numTensors).toBe(start);
       });
