@@ -163,10 +163,15 @@ export class HfDecodingSession {
     const out = episodes.map((): { tokens: number[]; logProbs: number[]; finish: Reply['finish'] } => ({ tokens: [], logProbs: [], finish: 'length' }));
     /** live[row] = index into `episodes` of cache row `row`. */
     let live = episodes.map((_, i) => i);
+    const chunks = episodes.map((e) => e.pending);
     const cache = KvCache.assemble(episodes.map((e) => e.prefix));
+    // The batch holds copies now: free the episodes' own prefixes so a decide never holds two
+    // caches. Should the decode fail before an episode finishes, that episode falls back to
+    // re-reading its whole conversation on its next decide (see `forget`).
+    for (const e of episodes) this.forget(e);
     let logits: tf.Tensor3D | undefined;
     try {
-      const extend = cache.extendStep(episodes.map((e) => e.pending), this.padId);
+      const extend = cache.extendStep(chunks, this.padId);
       const first = this.model.forward(extend, cache.past, 'last');
       cache.advance(extend, first.kv);
       logits = first.logits;
@@ -205,10 +210,17 @@ export class HfDecodingSession {
     return out;
   }
 
+  /** Drops an episode's cached prefix: every token it holds becomes pending (read again by its next decide). */
+  private forget(e: Episode): void {
+    disposePrefix(e.prefix);
+    e.prefix = undefined;
+    e.cached = 0;
+    e.pending = [...e.tokens];
+  }
+
   /**
    * Stores a finished row back on its episode: the cache now covers everything but the reply's
-   * last token, which becomes the start of the next turn's pending ids. An episode whose decode
-   * failed midway keeps its old cache and pending ids, so its state stays consistent.
+   * last token, which becomes the start of the next turn's pending ids.
    */
   private finish(e: Episode, cache: KvCache, row: number, reply: Reply): void {
     const prefix = cache.rowPrefix(row);

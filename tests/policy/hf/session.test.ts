@@ -186,6 +186,37 @@ describe('HF multi-turn decoding session (wasm)', () => {
       wide.dispose();
     });
 
+    it('a decode that fails midway leaves the episode consistent: its next decide re-reads the conversation and equals re-encoding', async () => {
+      const start = tf.memory().numTensors;
+      let failAt = -1;
+      let calls = 0;
+      // The model with a forward that throws on its `failAt`-th call.
+      const flaky = Object.create(model) as HfCausalLm;
+      flaky.forward = (...args) => {
+        if (calls++ === failAt) throw new Error('injected failure');
+        return model.forward(...args);
+      };
+      const session = new HfDecodingSession(flaky);
+      session.open('a', [5, 9, 200, 17]);
+      session.open('b', [1, 2]);
+      await session.decide(['a', 'b'], options);
+      session.extend('a', [33, 44]);
+      const held = session.transcript('a');
+      calls = 0;
+      failAt = 2; // the extend forward and one decode step succeed, the next throws
+      await expect(session.decide(['a'], options)).rejects.toThrow(/injected failure/);
+      failAt = -1;
+      expect(session.transcript('a').tokens).toEqual(held.tokens);
+      expect(session.transcript('a').replies.length).toBe(1);
+      // Only b's cache is held: a's was freed with the failed batch.
+      expect(tf.memory().numTensors - start).toBe(2 * model.config.numLayers);
+      const [again] = await session.decide(['a'], options);
+      const [reference] = await generate(model, [{ prompt: held.tokens, seed: 0 }], options);
+      expectSameReplies([again!], [reference!]);
+      session.dispose();
+      expect(tf.memory().numTensors).toBe(start);
+    });
+
     it('refuses past maxCachedTokens over all episodes, a duplicate or busy episode, and an unknown one', async () => {
       const start = tf.memory().numTensors;
       const session = new HfDecodingSession(model, { maxCachedTokens: 12 });
