@@ -123,6 +123,9 @@ export class HfDecodingSession {
    */
   async decide(episodeIds: readonly string[], options: DecideOptions): Promise<Reply[]> {
     if (!(options.maxNewTokens >= 1)) throw new HfSessionError('SESSION_BAD_REQUEST', undefined, `maxNewTokens must be ≥ 1, got ${options.maxNewTokens}`);
+    if (!(options.temperature >= 0) || !(options.topP > 0 && options.topP <= 1)) {
+      throw new HfSessionError('SESSION_BAD_REQUEST', undefined, `temperature must be ≥ 0 and topP in (0, 1], got ${options.temperature} and ${options.topP}`);
+    }
     if (new Set(episodeIds).size !== episodeIds.length) throw new HfSessionError('SESSION_BAD_REQUEST', undefined, `an episode is listed twice in [${episodeIds.join(', ')}]`);
     const episodes = episodeIds.map((id) => this.episode(id));
     for (const [i, e] of episodes.entries()) {
@@ -165,9 +168,10 @@ export class HfDecodingSession {
     let live = episodes.map((_, i) => i);
     const chunks = episodes.map((e) => e.pending);
     const cache = KvCache.assemble(episodes.map((e) => e.prefix));
-    // The batch holds copies now: free the episodes' own prefixes so a decide never holds two
-    // caches. Should the decode fail before an episode finishes, that episode falls back to
-    // re-reading its whole conversation on its next decide (see `forget`).
+    // The batch holds copies now: free the episodes' own prefixes, so the decode does not run
+    // with two caches in memory. Should it fail before an episode finishes, that episode falls
+    // back to re-reading its whole conversation on its next decide (see `forget`); its sampler
+    // has moved on by the tokens drawn before the failure.
     for (const e of episodes) this.forget(e);
     let logits: tf.Tensor3D | undefined;
     try {

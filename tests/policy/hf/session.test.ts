@@ -228,6 +228,11 @@ describe('HF multi-turn decoding session (wasm)', () => {
       const first = session.decide(['a'], options);
       await expect(session.decide(['a'], options)).rejects.toThrow(/episode a: is already being decided/);
       await first;
+      // Bad sampling options are refused before the episode's cache is touched.
+      const cached = session.transcript('a').cachedTokens;
+      expect(cached).toBe(3 + 5 - 1);
+      await expect(session.decide(['a'], { ...options, topP: 0 })).rejects.toThrow(/topP in \(0, 1\]/);
+      expect(session.transcript('a').cachedTokens).toBe(cached);
       session.dispose();
       expect(tf.memory().numTensors).toBe(start);
     });
