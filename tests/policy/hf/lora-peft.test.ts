@@ -147,6 +147,44 @@ describe('peft export and import', () => {
     }
   });
 
+  it('reads "all-linear" as the seven projections and keeps a non-zero lora_dropout (not applied at inference)', async () => {
+    const dir = path.join(tmp, 'all-linear');
+    await cp(loraDir('qwen2-tiny-r4'), dir, { recursive: true });
+    const file = path.join(dir, 'adapter_config.json');
+    const c = JSON.parse(await readFile(file, 'utf8')) as Record<string, unknown>;
+    await writeFile(file, JSON.stringify({ ...c, target_modules: 'all-linear', lora_dropout: 0.05 }));
+    const { adapters } = await loadPeftAdapter(dir, base.config);
+    const out = path.join(tmp, 'all-linear-out');
+    try {
+      expect(adapters.config.targetModules).toEqual(['q_proj', 'k_proj', 'v_proj', 'o_proj', 'gate_proj', 'up_proj', 'down_proj']);
+      expect(adapters.config.dropout).toBe(0.05);
+      await exportPeftAdapter(adapters, out, { baseModelNameOrPath: 'x' });
+      expect(JSON.parse(await readFile(path.join(out, 'adapter_config.json'), 'utf8'))).toMatchObject({ lora_dropout: 0.05 });
+    } finally {
+      adapters.dispose();
+    }
+  });
+
+  it('refuses to attach adapters made for a model of another shape', async () => {
+    const other = (await loadHfModel(modelDir('qwen3-tiny'))).model;
+    // qwen3-tiny's q_proj is 32 → 64 (head_dim 16), qwen2-tiny's 32 → 32.
+    const adapters = initLoraAdapters(other.config, loraConfig({ r: 2, alpha: 4, targetModules: ['q_proj'] }), 1);
+    try {
+      let caught: unknown;
+      try {
+        attachLora(base, adapters);
+      } catch (e) {
+        caught = e;
+      }
+      expect(caught).toBeInstanceOf(LoraError);
+      expect((caught as LoraError).code).toBe('LORA_MODEL_MISMATCH');
+      expect((caught as LoraError).field).toBe('model.layers.0.self_attn.q_proj');
+    } finally {
+      adapters.dispose();
+      other.dispose();
+    }
+  });
+
   describe('refuses a bad adapter folder, naming the file and field', () => {
     const variant = async (label: string, edit: (dir: string) => Promise<void>): Promise<string> => {
       const dir = path.join(tmp, `bad-${label}`);
@@ -168,7 +206,7 @@ describe('peft export and import', () => {
       ['lm-head', editConfig((c) => (c['target_modules'] = ['q_proj', 'lm_head'])), 'HF_CONFIG_UNSUPPORTED', 'target_modules', 'adapter_config.json'],
       ['rank', editConfig((c) => (c['r'] = 8)), 'HF_TENSOR_SHAPE', 'base_model.model.model.layers.0.self_attn.q_proj.lora_A.weight', 'adapter_model.safetensors'],
       ['fewer-targets', editConfig((c) => (c['target_modules'] = ['q_proj'])), 'HF_TENSOR_UNEXPECTED', 'base_model.model.model.layers.0.mlp.down_proj.lora_A.weight', 'adapter_model.safetensors'],
-      ['more-targets', async (dir) => {
+      ['missing-tensor', async (dir) => {
         await editConfig((c) => (c['target_modules'] = ['q_proj']))(dir);
         const q = (n: number, which: 'A' | 'B') => `base_model.model.model.layers.${n}.self_attn.q_proj.lora_${which}.weight`;
         const blank = (shape: number[]) => ({ shape, data: new Float32Array(shape[0]! * shape[1]!) });
