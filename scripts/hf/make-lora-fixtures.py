@@ -17,7 +17,9 @@ Run from the repository root after scripts/hf/make-tiny-models.py (wheels on dis
   /tmp/hfvenv/bin/pip install --index-url file:///opt/pypi/simple \
       --extra-index-url file:///opt/pypi-more/simple torch transformers safetensors peft
   /tmp/hfvenv/bin/python scripts/hf/make-lora-fixtures.py
-Deterministic: seeded, float32, eager attention, one thread.
+Deterministic: seeded, float32, eager attention, one thread (a rerun writes the same
+adapter_model.safetensors and logits.bin bit for bit; only the order of target_modules in
+adapter_config.json, a Python set, may change, and readers do not depend on it).
 """
 import argparse
 import json
