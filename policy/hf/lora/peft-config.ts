@@ -5,8 +5,7 @@
  * ranks, bias training, fan_in_fan_out, extra saved modules), naming the field.
  */
 import { HfModelError } from '../hf-error.ts';
-import { normaliseTargets, type LoraConfig, LORA_TARGET_MODULES } from './lora-config.ts';
-import { LoraError } from './lora-error.ts';
+import { isLoraTargetModule, LORA_TARGET_MODULES, normaliseTargets, type LoraConfig } from './lora-config.ts';
 
 export const ADAPTER_CONFIG_FILE = 'adapter_config.json';
 
@@ -79,13 +78,10 @@ export function parsePeftConfig(json: unknown, file: string): ParsedPeftConfig {
   else if (Array.isArray(targets) && targets.every((t): t is string => typeof t === 'string')) names = targets;
   else if (typeof targets === 'string') names = unsupported('target_modules', `a regular expression (${JSON.stringify(targets)}) is not supported; list the module names`);
   else names = bad('target_modules', 'must be a list of module names or "all-linear"');
-  let targetModules;
-  try {
-    targetModules = normaliseTargets(names);
-  } catch (e) {
-    if (e instanceof LoraError) unsupported('target_modules', e.message.replace(/^targetModules: /, ''));
-    throw e;
-  }
+  const unknown = names.filter((n) => !isLoraTargetModule(n));
+  if (unknown.length > 0) unsupported('target_modules', `${unknown.join(', ')} cannot be adapted here (supported: ${LORA_TARGET_MODULES.join(', ')})`);
+  if (names.length === 0) bad('target_modules', 'is empty');
+  const targetModules = normaliseTargets(names, 'target_modules');
   const useRslora = c['use_rslora'] ?? false;
   if (typeof useRslora !== 'boolean') bad('use_rslora', 'must be true or false');
   const base = c['base_model_name_or_path'];
