@@ -14,15 +14,12 @@
  * the instruction, the views, what is said while carrying something, and the env's answers to
  * moves that change nothing.
  *
- * Deterministic in the run seed. Bump `CORPUS_VERSION` when the recipe changes.
+ * Deterministic in the run seed; tests/actors/training-preset-pin.test.ts pins BabyAI's at seed 0.
  */
 import type { Env, EnvDefinition, StepInfo } from '../../envs/contract.ts';
 import { deriveSeed } from '../../machines/seed.ts';
 import { Tokenizer } from '../../policy/tokenizer.ts';
 import { tasksForStep } from '../../learner/task-sampler.ts';
-
-/** Names the recipe above; a change to it is a deliberate vocabulary change. */
-export const CORPUS_VERSION = 'env-text/1';
 
 export interface CorpusOptions {
   readonly seed: number;
