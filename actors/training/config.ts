@@ -65,7 +65,7 @@ export interface TrainingConfig extends Omit<LearnerArgs, 'algo'> {
    */
   readonly actionWords: ActionWordOrder;
   readonly maxVocab: number;
-  /** Train tasks whose oracle and random rollouts make the tokenizer's corpus. */
+  /** Train tasks whose own text (first observation, answers to listed actions) makes the tokenizer's corpus (tokenizer-corpus.ts). */
   readonly corpusTasks: number;
   readonly concurrency: number;
   readonly checkpointEvery: number;
