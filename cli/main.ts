@@ -17,11 +17,14 @@ import { registerServePolicy } from './commands/serve-policy.ts';
 import { registerSft } from './commands/sft.ts';
 import { registerStart } from './commands/start.ts';
 import { registerTrain } from './commands/train.ts';
-import { reportFailure } from './output.ts';
+import { errorLine, reportFailure } from './output.ts';
 
 const program = new Command('actorgym')
   .description('Train and evaluate LLM-style agents on multi-turn text environments with reinforcement learning')
   .version('0.1.0')
+  // Commander's own errors (unknown command, bad option) carry the CLI's one error prefix too;
+  // subcommands inherit this when they are created below.
+  .configureOutput({ outputError: (text, write) => write(errorLine(text)) })
   .showHelpAfterError('(run with --help for usage)')
   .showSuggestionAfterError(true)
   .addHelpText('after', '\nRun `actorgym <command> --help` for a command\'s options. `npm start` runs `actorgym start`.');

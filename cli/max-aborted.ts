@@ -5,7 +5,7 @@
  * a success rate over the episodes that happened to finish is not the agent's success rate.
  */
 import { InvalidArgumentError, type Command } from 'commander';
-import { percent } from './output.ts';
+import { errorLine, percent } from './output.ts';
 
 export const DEFAULT_MAX_ABORTED = 0.05;
 
@@ -44,7 +44,7 @@ export function maxAbortedReason(count: UnscoredCount, max: number, what = 'task
 export function enforceMaxAborted(count: UnscoredCount, max: number, what?: string): boolean {
   const reason = maxAbortedReason(count, max, what);
   if (reason === undefined) return false;
-  process.stderr.write(`actorgym: error: ${reason}\n`);
+  process.stderr.write(errorLine(reason));
   process.exitCode = 1;
   return true;
 }

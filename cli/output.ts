@@ -2,9 +2,17 @@
 import { InvalidArgumentError } from 'commander';
 import { errorMessage } from '../envs/error-message.ts';
 
+/** The one prefix of every error line the CLI prints (issue 35), commander's own included (main.ts). */
+export const ERROR_PREFIX = 'actorgym: error: ';
+
+/** `message` as the CLI's error line(s); a message that already says `error: ` (commander's) is not prefixed twice. */
+export function errorLine(message: string): string {
+  return `${ERROR_PREFIX}${message.replace(/^error: /, '')}${message.endsWith('\n') ? '' : '\n'}`;
+}
+
 export function reportFailure(error: unknown): never {
   const message = errorMessage(error);
-  process.stderr.write(`actorgym: error: ${message}\n`);
+  process.stderr.write(errorLine(message));
   if (process.env.ACTORGYM_DEBUG && error instanceof Error && error.stack) process.stderr.write(`${error.stack}\n`);
   process.exit(1);
 }

@@ -99,7 +99,7 @@ export const TrainingConfigSchema = z.object({
    */
   actionWords: z.enum(ACTION_WORD_ORDERS as readonly ActionWordOrder[] as [ActionWordOrder, ...ActionWordOrder[]]).default('as-written'),
   maxVocab: z.number(),
-  /** Train tasks whose oracle and random rollouts make the tokenizer's corpus. */
+  /** Train tasks whose own text (first observation, answers to listed actions) makes the tokenizer's corpus (actors/training/tokenizer-corpus.ts). */
   corpusTasks: z.number(),
   concurrency: z.number(),
   checkpointEvery: z.number(),

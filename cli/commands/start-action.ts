@@ -2,10 +2,12 @@
 import { createRolloutSystem } from '../../actors/rollout-system.ts';
 import { babyaiStart } from '../../actors/training/presets.ts';
 import { getEnv } from '../../envs/index.ts';
+import { readCheckpoint } from '../../learner/checkpoint/read.ts';
 import type { RolloutSummary } from '../../streams/events.ts';
 import { defaultRunDir } from '../default-run-dir.ts';
 import { INTERRUPTED_EXIT_CODE, onInterrupt } from '../interrupt.ts';
 import { percent, table } from '../output.ts';
+import { wholeRunSeconds } from '../whole-run.ts';
 import { reportInterruptedTraining, runTraining } from './train-action.ts';
 import type { StartOptions } from './start.ts';
 
@@ -14,9 +16,12 @@ export async function runStart(options: StartOptions): Promise<void> {
   const where: { resume?: string; out?: string } =
     options.resume !== undefined ? { resume: options.resume, ...(options.out !== undefined ? { out: options.out } : {}) } : { out: options.out ?? defaultRunDir() };
   const { schedule, steps } = babyaiStart;
+  // A resumed run says where it picks up (issue 35), read from the checkpoint it continues.
+  const fromStep = where.resume !== undefined ? (await readCheckpoint(where.resume)).data.state.step : 0;
+  const start = fromStep > 0 ? `resuming from step ${fromStep} of ${steps}` : `from scratch: ${steps} learner steps`;
   process.stderr.write(
-    `training GRPO on BabyAI from scratch: ${steps} learner steps, horizon schedule ${String(schedule)}, ` +
-      `${where.resume !== undefined ? `resuming ${where.resume}` : `run dir ${where.out}`}\n`,
+    `training GRPO on BabyAI ${start}, horizon schedule ${String(schedule)}, ` +
+      `${where.resume !== undefined ? `run ${where.resume}` : `run dir ${where.out}`}\n`,
   );
   const { summary: trained, interrupted } = await runTraining({ ...babyaiStart, env, ...where }, options);
   if (interrupted) {
@@ -38,7 +43,7 @@ export async function runStart(options: StartOptions): Promise<void> {
   ];
   console.log(`\nBabyAI test split, horizon ${horizon}, seed 0\n` + table([
     ['agent', 'episodes', 'success rate', 'mean reward', 'mean turns', 'aborted'],
-    row(`GRPO transformer (${trained.steps} steps, ${trained.trainSeconds.toFixed(0)} s)`, trained.evaluation),
+    row(`GRPO transformer (${trained.steps} steps, ${wholeRunSeconds(trained).toFixed(0)} s)`, trained.evaluation),
     row(`random${interrupt.interrupted ? ' (interrupted)' : ''}`, random),
   ]));
   console.log(`\nrun dir:    ${trained.out}\ncheckpoint: ${trained.checkpoint}\nmetrics:    ${trained.metricsFile} (one line per learner step)\n` +

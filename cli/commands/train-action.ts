@@ -13,6 +13,7 @@ import { resolveCommandEnv } from '../remote-options.ts';
 import { resumeCommand } from '../resume-command.ts';
 import { serveTrainingDashboard } from '../training-dashboard.ts';
 import { showTrainingProgress } from '../training-progress.ts';
+import { wholeRunSeconds } from '../whole-run.ts';
 import type { DashboardCliOptions } from './dashboard.ts';
 import type { TrainCliOptions } from './train.ts';
 
@@ -128,7 +129,7 @@ export function reportInterruptedTraining(s: TrainingSummary, args: readonly str
 export function printTrainingSummary(s: TrainingSummary): void {
   const m = s.lastMetrics;
   console.log(
-    `${s.env}, ${s.algo}, ${s.steps} learner steps (${s.status}) on tfjs-${s.backend} in ${s.trainSeconds.toFixed(0)} s\n` +
+    `${s.env}, ${s.algo}, ${s.steps} learner steps (${s.status}${s.fromStep > 0 ? `, resumed at step ${s.fromStep}` : ''}) on tfjs-${s.backend} in ${wholeRunSeconds(s).toFixed(0)} s\n` +
       table([
         ['last step success rate', 'last step loss', 'test success rate', 'test mean reward', 'test mean turns'],
         [
