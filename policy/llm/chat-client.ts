@@ -20,9 +20,9 @@
  * console.log(reply.content, client.usage().latencyP50Ms);
  * await client.close();
  */
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
 import { backoffDelay, DEFAULT_BACKOFF_BASE_MS, DEFAULT_BACKOFF_MAX_MS, sleep as realSleep, type BackoffOptions } from './backoff.ts';
-import { attemptChat } from './chat-attempt.ts';
+import type { attemptChat as AttemptChatFn } from './chat-attempt.ts';
 import type { CallKey, ChatReply, ChatRequest, LlmUsage } from './chat-types.ts';
 import { ConcurrencyLimit } from './concurrency-limit.ts';
 import { LlmError, redact } from './llm-error.ts';
@@ -92,6 +92,8 @@ function replayingClient(replayer: Replayer, meter: UsageMeter): ChatClient {
   };
 }
 
+type AttemptChat = typeof AttemptChatFn;
+
 function liveClient(options: ChatClientOptions, meter: UsageMeter, recorder: Recorder | undefined): ChatClient {
   const concurrency = checkedInt('concurrency', options.concurrency ?? DEFAULT_CONCURRENCY, 1);
   const retries = checkedInt('retries', options.retries ?? DEFAULT_RETRIES, 0);
@@ -104,7 +106,9 @@ function liveClient(options: ChatClientOptions, meter: UsageMeter, recorder: Rec
   };
   const sleep = options.sleep ?? realSleep;
   const apiKey = options.apiKey !== undefined && options.apiKey !== '' ? options.apiKey : undefined;
-  const openai = new OpenAI({
+  // The SDK (about 500 modules) and the attempt code that needs its classes load on the first
+  // request, so that importing actorgym or building a replay client does not pay for them.
+  const sdkOptions: ConstructorParameters<typeof OpenAI>[0] = {
     baseURL: options.baseURL,
     // The SDK insists on a key; without one we send none at all (a null header is removed).
     apiKey: apiKey ?? 'no-key',
@@ -114,7 +118,13 @@ function liveClient(options: ChatClientOptions, meter: UsageMeter, recorder: Rec
     maxRetries: 0,
     // Our deadline (chat-attempt.ts) fires first; this only keeps the SDK's 10-minute default out of the way.
     timeout: timeoutMs + 1_000,
-  });
+  };
+  let sdk: Promise<{ openai: OpenAI; attemptChat: AttemptChat }> | undefined;
+  const loadSdk = () =>
+    (sdk ??= Promise.all([import('openai'), import('./chat-attempt.ts')]).then(([{ default: Sdk }, attempt]) => ({
+      openai: new Sdk(sdkOptions),
+      attemptChat: attempt.attemptChat,
+    })));
   const limit = new ConcurrencyLimit(concurrency);
   const attemptOptions = { timeoutMs, stream: options.stream ?? false, now: () => Date.now() };
   const endpoint = publicEndpoint(options.baseURL);
@@ -126,6 +136,7 @@ function liveClient(options: ChatClientOptions, meter: UsageMeter, recorder: Rec
       meter.attemptStarted();
       let outcome;
       try {
+        const { openai, attemptChat } = await loadSdk();
         outcome = await attemptChat(openai, request, attemptOptions);
       } finally {
         meter.attemptEnded();
