@@ -56,7 +56,7 @@ async function agentTrajDemos(records: readonly DemoRecord[], file: string, opti
     try {
       demos.push(await agentTrajToDemo(item, options.env ?? envNamedBy(item.item_id), sample));
     } catch (error) {
-      const message = `${file}:${line}: item ${item.item_id}: ${errorMessage(error)}`;
+      const message = `${file}:${line}: item ${item.item_id}: ${errorMessage(error, { withCode: false })}`;
       if (options.skipBad !== true) throw new Error(message);
       options.onSkip?.(message);
     }

@@ -39,7 +39,7 @@ function agentTrajText(demos: readonly Demo[], lines: boolean, options: WriteDem
     try {
       return demoToAgentTraj(demo, options.env?.spec.id === demo.env ? options.env : getEnv(demo.env));
     } catch (error) {
-      throw new Error(`demo ${i} (${demo.env} task ${demo.taskId}, sample ${demo.sample}) cannot be written as AgentTraj: ${errorMessage(error)}`);
+      throw new Error(`demo ${i} (${demo.env} task ${demo.taskId}, sample ${demo.sample}) cannot be written as AgentTraj: ${errorMessage(error, { withCode: false })}`);
     }
   });
   if (lines) return jsonLines(items);

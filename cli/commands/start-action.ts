@@ -2,7 +2,7 @@
 import { createRolloutSystem } from '../../actors/rollout-system.ts';
 import { babyaiStart } from '../../actors/training/presets.ts';
 import { getEnv } from '../../envs/index.ts';
-import { readCheckpoint } from '../../learner/checkpoint/read.ts';
+import { readCheckpointStep } from '../../learner/checkpoint/read.ts';
 import type { RolloutSummary } from '../../streams/events.ts';
 import { defaultRunDir } from '../default-run-dir.ts';
 import { INTERRUPTED_EXIT_CODE, onInterrupt } from '../interrupt.ts';
@@ -17,7 +17,7 @@ export async function runStart(options: StartOptions): Promise<void> {
     options.resume !== undefined ? { resume: options.resume, ...(options.out !== undefined ? { out: options.out } : {}) } : { out: options.out ?? defaultRunDir() };
   const { schedule, steps } = babyaiStart;
   // A resumed run says where it picks up (issue 35), read from the checkpoint it continues.
-  const fromStep = where.resume !== undefined ? (await readCheckpoint(where.resume)).data.state.step : 0;
+  const fromStep = where.resume !== undefined ? await readCheckpointStep(where.resume) : 0;
   const start = fromStep > 0 ? `resuming from step ${fromStep} of ${steps}` : `from scratch: ${steps} learner steps`;
   process.stderr.write(
     `training GRPO on BabyAI ${start}, horizon schedule ${String(schedule)}, ` +

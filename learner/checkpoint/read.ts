@@ -103,6 +103,11 @@ function checkBlob(file: string, bytes: Uint8Array): void {
   }
 }
 
+/** The step a checkpoint is at, from its manifest alone (no weights read): for banners and prompts. */
+export async function readCheckpointStep(location: string): Promise<number> {
+  return (await readManifest(await locateCheckpoint(location))).step;
+}
+
 export async function readCheckpoint(location: string): Promise<{ readonly dir: string; readonly data: CheckpointData }> {
   const dir = await locateCheckpoint(location);
   const manifest = await readManifest(dir);

@@ -8,6 +8,8 @@
  * needed and moved to the backend. Peak memory is the model plus about one tensor.
  */
 import * as tf from '@tensorflow/tfjs-core';
+// A model may be loaded before any backend is chosen: the cpu backend and the gradients are there.
+import '../tfjs-runtime.ts';
 
 import type { AttentionWeights } from './attention.ts';
 import { HfCausalLm } from './causal-lm.ts';

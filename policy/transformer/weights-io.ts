@@ -8,6 +8,8 @@
  * same config, and `setWeights` checks names and shapes.
  */
 import * as tf from '@tensorflow/tfjs-core';
+// Checkpoints are read (and their blobs checked) before any backend is chosen: the cpu backend is there.
+import '../tfjs-runtime.ts';
 
 interface ManifestEntry {
   readonly name: string;
