@@ -11,10 +11,12 @@ import type { ActRequest, Decision, Policy } from '../policy/policy.ts';
 import { errorMessage } from '../envs/error-message.ts';
 import { answer, type ReplyTo } from './env.actor.ts';
 
+/** Events the agent actor takes: `ACT` (decide for an episode; answered to its sender) and `RELEASE` (the episode ended). */
 export type AgentActorEvent =
   | { type: 'ACT'; request: ActRequest; replyTo: ReplyTo }
   | { type: 'RELEASE'; episodeId: string };
 
+/** The agent actor's input: the policy it runs. */
 export interface AgentActorInput {
   readonly policy: Policy;
   /** Largest batch handed to the policy at once. */
@@ -106,6 +108,7 @@ export const agentLogic = fromCallback<AgentActorEvent, AgentActorInput>(({ inpu
   };
 });
 
+/** A running agent actor. */
 export type AgentActorRef = ActorRefFrom<typeof agentLogic>;
 
 /**

@@ -5,6 +5,7 @@ export interface RunClock {
   clearTimeout(id: unknown): void;
 }
 
+/** The wall clock (`Date.now()`); tests pass a simulated one instead. */
 export const systemClock: RunClock = {
   now: () => Date.now(),
   setTimeout: (fn, ms) => setTimeout(fn, ms),

@@ -13,6 +13,7 @@ import { createRolloutSystem, type AgentSpec } from './rollout-system.ts';
 import type { Demo } from '../demos/demo.ts';
 import { RecordingPolicy } from '../demos/recording-policy.ts';
 
+/** Options of `collectDemos`: the env and agent, the split and episodes, and whether to keep only successes. */
 export interface CollectDemosOptions {
   readonly env: EnvDefinition;
   readonly agent: AgentSpec;
@@ -38,6 +39,7 @@ export interface CollectDemosOptions {
   readonly signal?: AbortSignal;
 }
 
+/** What `collectDemos` returns: the demonstrations, the rollout summary they came from, and the scored and successful episode counts. */
 export interface CollectedDemos {
   readonly demos: readonly Demo[];
   readonly summary: RolloutSummary;

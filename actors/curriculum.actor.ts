@@ -8,6 +8,7 @@
 import { createActor, type ActorRefFrom } from 'xstate';
 import { curriculumMachine, type CurriculumInput } from '../machines/curriculum.machine.ts';
 
+/** The running curriculum actor: send it `LEARNER.STEPPED`; it emits `horizon.changed`. */
 export type CurriculumActorRef = ActorRefFrom<typeof curriculumMachine>;
 
 /**

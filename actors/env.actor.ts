@@ -24,12 +24,14 @@ export function answer(replyTo: ReplyTo, event: EpisodeEvent): void {
   replyTo.send(event);
 }
 
+/** Events the env actor takes: reset and step (each answered to its sender), and close. */
 export type EnvActorEvent =
   | { type: 'RESET'; options: ResetOptions; replyTo: ReplyTo }
   /** Steps with `decision.action`; the reply carries `decision` back to the episode. */
   | { type: 'STEP'; decision: AgentDecision; replyTo: ReplyTo }
   | { type: 'CLOSE' };
 
+/** The env actor's input: the env instance it drives. */
 export interface EnvActorInput {
   readonly env: Env;
 }
@@ -77,6 +79,7 @@ export const envLogic = fromCallback<EnvActorEvent, EnvActorInput>(({ input, rec
   return close;
 });
 
+/** A running env actor. */
 export type EnvActorRef = ActorRefFrom<typeof envLogic>;
 
 /**

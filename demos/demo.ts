@@ -30,5 +30,7 @@ export const DemoSchema = z.object({
   finalObservation: z.string(),
 });
 
+/** One turn of a demonstration: the observation (and the actions it listed), the action taken and the env's reward. */
 export type DemoTurn = z.infer<typeof DemoTurnSchema>;
+/** One demonstration (one JSON line of `actorgym collect`): the env, split, task, sample, agent and seed, the outcome and reward, and its turns as the agent saw and acted them. */
 export type Demo = z.infer<typeof DemoSchema>;

@@ -13,6 +13,7 @@ import { agentTrajToDemo } from './from-agenttraj.ts';
 import { parseDemoRecords, type DemoRecord } from './demo-records.ts';
 import { errorMessage } from '../envs/error-message.ts';
 
+/** Options of `readDemos`. */
 export interface ReadDemosOptions {
   /** The env AgentTraj items are replayed in. Default: the registry's env their `item_id` names. */
   readonly env?: EnvDefinition;
@@ -24,6 +25,7 @@ export interface ReadDemosOptions {
   readonly onSkip?: (message: string) => void;
 }
 
+/** Reads demonstrations from a file in our JSON lines or AgentGym's AgentTraj format (detected from its content); a bad line or item is an error naming the file, line and field. */
 export async function readDemos(file: string, options: ReadDemosOptions = {}): Promise<Demo[]> {
   let text: string;
   try {

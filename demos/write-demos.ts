@@ -13,11 +13,13 @@ import { errorMessage } from '../envs/error-message.ts';
 
 export { DEMO_FORMATS };
 
+/** Options of `writeDemos`. */
 export interface WriteDemosOptions {
   /** The env AgentTraj item ids are numbered in (its task order). Default: the registry's env of each demo. */
   readonly env?: EnvDefinition;
 }
 
+/** Writes demonstrations as our JSON lines or as AgentGym's AgentTraj, atomically (a temporary file renamed into place). */
 export function writeDemos(file: string, demos: readonly Demo[], format: DemoFileFormat = 'actorgym', options: WriteDemosOptions = {}): void {
   const text = format === 'agenttraj' ? agentTrajText(demos, file.endsWith('.jsonl'), options) : jsonLines(demos);
   const temp = `${file}.tmp-${process.pid}`;

@@ -143,6 +143,7 @@ export function promptOf(definition: Pick<EnvDefinition, 'prompt'>, options: Pro
 
 // ---------------------------------------------------------------- the prompt contract
 
+/** How an env family's LLM prompt is rendered. */
 export interface PromptOptions {
   /** Append the env's available actions to each user turn when the env's own observation does not already show them (default false: AgentGym's prompts do not list them for TextCraft/SciWorld). */
   readonly listActions?: boolean;
@@ -184,6 +185,7 @@ export interface PromptTemplate {
   readonly condensePast?: CondenseRules;
 }
 
+/** How past turns are shortened once a newer turn follows them (`PromptTemplate.condensePast`). */
 export interface CondenseRules {
   /** A past user turn (`first`: the one with the framing); its result must still be read by `readTurn`. */
   user(text: string, first: boolean): string;
@@ -198,6 +200,7 @@ export interface ReadTurn {
   readonly availableActions?: readonly string[];
 }
 
+/** Why a reply named no action: none, more than one, or a missing tag. */
 export type FormatError = 'no_action' | 'multiple_actions' | 'no_tag';
 
 /** A reply read by `PromptTemplate.parseReply`: the action, or the format error it makes. */

@@ -5,6 +5,7 @@ export type EvalErrorCode =
   /** A file of the directory cannot be read as an evaluation wrote it. */
   | 'EVAL_CORRUPT';
 
+/** An evaluation that cannot run or resume, keyed by `code` (a changed option on resume, a corrupt results file). */
 export class EvalError extends Error {
   override readonly name = 'EvalError';
   constructor(

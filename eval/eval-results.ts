@@ -11,6 +11,7 @@ import { EvalError } from './eval-error.ts';
 import { sampleResult, type EvalEpisodeRecord } from './eval-record.ts';
 import { aggregate, type Metrics } from './pass-at-k.ts';
 
+/** An evaluation's results (results.json): Avg@n and Pass@k overall and per task category, outcomes and usage. */
 export interface EvalResults {
   readonly env: string;
   readonly split: Split;

@@ -51,6 +51,7 @@ export interface Metrics {
   readonly meanScore?: number;
 }
 
+/** Avg@n and Pass@k over a set of tasks (overall or one category), with the task and sample counts behind them. */
 export interface Aggregate extends Metrics {
   /** The same metrics per category, in table order (`orderCategories`); empty without categories. */
   readonly categories: Readonly<Record<string, Metrics>>;

@@ -27,6 +27,7 @@ import { runEvalSession } from './eval-session.ts';
 import { mergeUsage } from './merge-usage.ts';
 import { resultsMarkdown } from './results-md.ts';
 
+/** Options of `runEvaluation`: the agent and env, the split, samples per task (n of Avg@n), the output directory and the rollout limits. */
 export interface RunEvaluationOptions {
   readonly env: EnvDefinition;
   readonly agent: AgentSpec;
@@ -91,6 +92,7 @@ export interface EvalProgress {
   readonly abortedAttempts: number;
 }
 
+/** What `runEvaluation` ends with: the results, the evaluation directory, and how many (task, sample) pairs this session ran or found done. */
 export interface EvalRun {
   readonly results: EvalResults;
   /** The evaluation directory, absolute. */

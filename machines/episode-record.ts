@@ -23,6 +23,7 @@ export const TurnUsageSchema = z
     formatError: z.string().exactOptional(),
   })
   .readonly();
+/** An LLM turn's accounting as the trajectory keeps it: tokens, latency, retries, the reply and any format error. */
 export type TurnUsage = z.infer<typeof TurnUsageSchema>;
 
 /** What the agent chose, with the tokens and log-probs that produced it when the policy has them. */

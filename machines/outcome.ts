@@ -7,10 +7,12 @@ import { z } from 'zod';
 
 /** How an episode ended (DESIGN "The episode"): only `aborted` is never trained on. */
 export const EpisodeOutcomeSchema = z.enum(['success', 'failure', 'truncated', 'aborted']);
+/** How an episode ended: `success`, `failure`, `truncated` (the horizon ran out) or `aborted` (infrastructure failed). */
 export type EpisodeOutcome = z.infer<typeof EpisodeOutcomeSchema>;
 
 /** Why an episode was aborted: infrastructure, never the agent. */
 export const AbortReasonSchema = z.enum(['env_lost', 'env_timeout', 'env_error', 'agent_timeout', 'agent_error', 'protocol_error', 'cancelled']);
+/** Why infrastructure ended an episode (`env_lost`, `env_timeout`, `env_error`, `agent_timeout`, `agent_error`, `protocol_error`, `cancelled`); an aborted episode is never scored. */
 export type AbortReason = z.infer<typeof AbortReasonSchema>;
 
 /** Episodes per outcome. */
@@ -20,4 +22,5 @@ export const OutcomeCountsSchema = z.object({
   truncated: z.int().min(0),
   aborted: z.int().min(0),
 });
+/** Episodes per outcome. */
 export type OutcomeCounts = z.infer<typeof OutcomeCountsSchema>;

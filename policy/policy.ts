@@ -5,6 +5,7 @@
  */
 import type { AgentDecision } from '../machines/episode-record.ts';
 
+/** One episode's request for a decision: its id, turn, the observation and the actions it may take. */
 export interface ActRequest {
   readonly episodeId: string;
   /** 0-based turn index within the episode. */
@@ -39,6 +40,7 @@ export interface TokenTrajectory {
   readonly windows?: readonly TokenTrajectory[];
 }
 
+/** What picks actions: `act` decides for a batch of episodes at once, `release` drops an episode's state, `version` names the weights that decided. */
 export interface Policy {
   readonly name: string;
   /**

@@ -40,6 +40,7 @@ export const EpisodeResultSchema = z.object({
   /** Why the last attempt was aborted, when the slot settled as `aborted`. */
   abortReason: AbortReasonSchema.exactOptional(),
 });
+/** One settled episode as a summary lists it: task, outcome, reward, turns and abort reason (docs/events.md). */
 export type EpisodeResult = Readonly<z.infer<typeof EpisodeResultSchema>>;
 
 /** What `rollout --json` prints and `createRolloutSystem` resolves to. */
@@ -85,6 +86,7 @@ export const RolloutSummarySchema = z.object({
   /** Per-slot results, in slot order. */
   results: z.array(EpisodeResultSchema.readonly()).readonly(),
 });
+/** A rollout's summary: success rate, mean reward and turns over scored episodes, the outcomes, the aborted share and every episode's result (docs/events.md). */
 export type RolloutSummary = Readonly<z.infer<typeof RolloutSummarySchema>>;
 
 /** The run begins: what it runs and how. */
@@ -223,6 +225,7 @@ export const RunEventSchema = z.discriminatedUnion('type', [...RUN_EVENT_SCHEMAS
 /** Any event of a rollout run's stream. */
 export type RunEvent = RunStarted | EpisodeStarted | AgentActed | EnvStepped | EpisodeFinished | HorizonChanged | RunFinished;
 
+/** The `type` of a run event (docs/events.md lists each with its fields). */
 export type RunEventType = RunEvent['type'];
 
 /** Every run event type. */

@@ -163,6 +163,7 @@ export type TrainingEvent =
   | TrainingPaused
   | TrainingResumed;
 
+/** The `type` of a training event (docs/events.md lists each with its fields). */
 export type TrainingEventType = TrainingEvent['type'];
 
 /** The learner's own event types. */

@@ -8,6 +8,7 @@ import type { RolloutSummary, RunEvent } from '../../streams/events.ts';
 import type { RunClock } from '../clock.ts';
 import type { CurriculumActorRef } from '../curriculum.actor.ts';
 
+/** Who acts in a rollout: a `Policy`, or the built-in `random` or `oracle` agent. */
 export type AgentSpec = Policy | 'random' | 'oracle';
 
 /** One task slot to run, named by a caller's key (see `RolloutSystemOptions.slots`). */
@@ -21,6 +22,7 @@ export interface RolloutSlot {
   readonly key: number;
 }
 
+/** Options of `createRolloutSystem`: the env and agent, the split and episodes (or explicit slots), concurrency, horizon schedule, seed, retries and deadlines. */
 export interface RolloutSystemOptions {
   readonly env: EnvDefinition;
   readonly agent: AgentSpec;
@@ -64,6 +66,7 @@ export interface RolloutSystemOptions {
   readonly wrapPolicy?: (policy: Policy) => Policy;
 }
 
+/** A rollout system: its `events`, `run()` for the summary, `stop()`, and the curriculum actor that owns the horizon. */
 export interface RolloutSystem {
   readonly events: Observable<RunEvent>;
   /** Send `{ type: 'LEARNER.STEPPED', step }` to move the schedule; new episodes take the new horizon. */

@@ -8,6 +8,7 @@ import { resolveConfig, type TrainingConfig, type TrainingOptionsConfig } from '
 import type { RunClock } from '../clock.ts';
 import { checkSftSettings, sftDefaults, type SftSettings } from './sft-settings.ts';
 
+/** Options of `createSftSystem`: the env, demo files, epochs and learning settings, the run directory, resume, backend and threads. */
 export interface SftOptions extends Omit<TrainingOptionsConfig, 'steps' | 'epochs' | 'lr' | 'minibatch' | 'evalEpisodes'> {
   readonly env: EnvDefinition | string;
   /** Demo files (ours or AgentTraj, demos); several are concatenated. */
@@ -30,6 +31,7 @@ export interface SftOptions extends Omit<TrainingOptionsConfig, 'steps' | 'epoch
   readonly clock?: RunClock;
 }
 
+/** What an SFT run ends with: its status and epochs, the demos it read and trained on, train and validation loss, and the paths of its checkpoint and metrics. */
 export interface SftSummary {
   readonly status: 'done' | 'stopped';
   readonly env: string;
@@ -50,6 +52,7 @@ export interface SftSummary {
   readonly sft: SftSettings;
 }
 
+/** An SFT system: its `events`, `run()` for the summary, and `stop()`. */
 export interface SftSystem {
   readonly events: Observable<TrainingEvent>;
   run(): Promise<SftSummary>;

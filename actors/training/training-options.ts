@@ -8,6 +8,7 @@ import type { WriteCheckpointOptions } from '../../learner/checkpoint/write.ts';
 import type { TrainingConfig, TrainingOptionsConfig } from '../../learner/training-config.ts';
 import type { RunClock } from '../clock.ts';
 
+/** Options of `createTrainingSystem`: the env, algorithm, schedule and steps, the run directory, resume or init, backend and threads, and every training setting of the run's config. */
 export interface TrainingOptions extends TrainingOptionsConfig {
   readonly env: EnvDefinition | string;
   /** Learner steps of the whole run; a resumed run continues up to this step. */
@@ -43,6 +44,7 @@ export interface TrainingOptions extends TrainingOptionsConfig {
   readonly onCheckpointStage?: WriteCheckpointOptions['onStage'];
 }
 
+/** What a training run ends with: its status, steps, final test evaluation, and the paths of its run directory, checkpoint and metrics. */
 export interface TrainingSummary {
   readonly status: 'done' | 'stopped';
   /** Learner steps completed (the step counter at the end). */
@@ -65,6 +67,7 @@ export interface TrainingSummary {
   readonly config: TrainingConfig;
 }
 
+/** A training system: its `events` (run and training events), `run()` for the summary, and `stop()` (ends after the current effect; a running rollout is never trained on). */
 export interface TrainingSystem {
   readonly events: Observable<TrainingEvent>;
   run(): Promise<TrainingSummary>;

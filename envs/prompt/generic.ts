@@ -16,6 +16,7 @@ export const GENERIC_INTRO = [
   'Your task:',
 ].join('\n');
 
+/** The Thought/Action prompt for an env that brings none of its own. */
 export function genericPrompt(options: PromptOptions = {}): PromptTemplate {
   return createPromptTemplate(
     {

@@ -18,6 +18,7 @@ export interface FamilySpec {
   formatReply(thought: string, action: string): string;
 }
 
+/** Builds an env family's `PromptTemplate` from its framing text and reply contract; what each family's `prompt.ts` calls, and what an app's own env may call. */
 export function createPromptTemplate(spec: FamilySpec, options: PromptOptions = {}): PromptTemplate {
   const listActions = options.listActions ?? false;
   const withActions = (availableActions: readonly string[] | undefined) => (availableActions === undefined ? {} : { availableActions });
