@@ -16,7 +16,6 @@
  * prints. No assertions: read medians and ratios from one run on a quiet machine.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdir, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -24,12 +23,10 @@ import * as tf from '@tensorflow/tfjs-core';
 
 import { selectBackend, type BackendPreference } from '../policy/backend.ts';
 import type { HfCausalLm } from '../policy/hf/causal-lm.ts';
-import { parseHfConfig } from '../policy/hf/config.ts';
 import { generate } from '../policy/hf/generate.ts';
 import { leftPad } from '../policy/hf/left-pad.ts';
 import { loadHfModel } from '../policy/hf/load-hf-model.ts';
-import { writeSafetensors } from '../policy/hf/safetensors/write-safetensors.ts';
-import { expectedTensors } from '../policy/hf/tensor-names.ts';
+import { writeRandomModel } from './hf-random-model.ts';
 import { mulberry32 } from '../policy/rng.ts';
 
 const CONFIG = {
@@ -45,20 +42,6 @@ const NEW = 32;
 function arg(name: string, fallback: string): string {
   const i = process.argv.indexOf(`--${name}`);
   return i >= 0 && process.argv[i + 1] !== undefined ? process.argv[i + 1]! : fallback;
-}
-
-/** A random model folder (normal(0, 0.02) weights, unit norms), seeded. */
-async function writeRandomModel(dir: string): Promise<void> {
-  await mkdir(dir, { recursive: true });
-  const rng = mulberry32(36);
-  const normal = (): number => Math.sqrt(-2 * Math.log(1 - rng.next())) * Math.cos(2 * Math.PI * rng.next());
-  const tensors = expectedTensors(parseHfConfig(CONFIG)).map((t) => {
-    const n = t.shape.reduce((a, b) => a * b, 1);
-    const isNorm = t.name.endsWith('norm.weight');
-    return { name: t.name, shape: t.shape, data: Float32Array.from({ length: n }, () => (isNorm ? 1 : 0.02 * normal())) };
-  });
-  await writeFile(path.join(dir, 'config.json'), JSON.stringify(CONFIG, null, 1));
-  await writeSafetensors(path.join(dir, 'model.safetensors'), tensors, { format: 'pt' });
 }
 
 async function medianSeconds(fn: () => Promise<unknown>, repeats: number): Promise<number> {
@@ -124,7 +107,7 @@ async function main(): Promise<void> {
   const repeats = Number(arg('repeats', '3'));
   const threads = arg('threads', '1');
   const dir = path.join(os.tmpdir(), 'actorgym-hf-bench-qwen2-10m');
-  await writeRandomModel(dir);
+  await writeRandomModel(dir, CONFIG);
   // Load time and peak memory in a fresh process, so writing the folder does not set the peak.
   const child = spawnSync(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), '--load-only', dir, '--backend', backend], { encoding: 'utf8' });
   if (child.status !== 0) throw new Error(`load-only run failed: ${child.stderr}`);

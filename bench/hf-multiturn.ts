@@ -11,17 +11,14 @@
  * 4 layers, 4 heads / 2 kv heads, MLP 512, tied). Episodes: a 64-token prompt, then per turn a
  * 16-token greedy reply and a 32-token observation. No assertions: read one run on a quiet machine.
  */
-import { mkdir, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 
 import { selectBackend, type BackendPreference } from '../policy/backend.ts';
-import { parseHfConfig } from '../policy/hf/config.ts';
 import { generate } from '../policy/hf/generate.ts';
 import { loadHfModel } from '../policy/hf/load-hf-model.ts';
-import { writeSafetensors } from '../policy/hf/safetensors/write-safetensors.ts';
+import { writeRandomModel } from './hf-random-model.ts';
 import { HfDecodingSession } from '../policy/hf/session/index.ts';
-import { expectedTensors } from '../policy/hf/tensor-names.ts';
 import { mulberry32 } from '../policy/rng.ts';
 
 const CONFIG = {
@@ -38,18 +35,6 @@ function arg(name: string, fallback: string): string {
   return i >= 0 && process.argv[i + 1] !== undefined ? process.argv[i + 1]! : fallback;
 }
 
-async function writeRandomModel(dir: string): Promise<void> {
-  await mkdir(dir, { recursive: true });
-  const rng = mulberry32(36);
-  const normal = (): number => Math.sqrt(-2 * Math.log(1 - rng.next())) * Math.cos(2 * Math.PI * rng.next());
-  const tensors = expectedTensors(parseHfConfig(CONFIG)).map((t) => {
-    const n = t.shape.reduce((a, b) => a * b, 1);
-    return { name: t.name, shape: t.shape, data: Float32Array.from({ length: n }, () => (t.name.endsWith('norm.weight') ? 1 : 0.02 * normal())) };
-  });
-  await writeFile(path.join(dir, 'config.json'), JSON.stringify(CONFIG, null, 1));
-  await writeSafetensors(path.join(dir, 'model.safetensors'), tensors, { format: 'pt' });
-}
-
 function ids(length: number, rng: { next(): number }): number[] {
   return Array.from({ length }, () => 3 + Math.floor(rng.next() * (CONFIG.vocab_size - 3)));
 }
@@ -59,7 +44,7 @@ async function main(): Promise<void> {
   const episodes = Number(arg('episodes', '4'));
   const turns = Number(arg('turns', '6'));
   const dir = path.join(os.tmpdir(), 'actorgym-hf-bench-multiturn');
-  await writeRandomModel(dir);
+  await writeRandomModel(dir, CONFIG);
   const { model } = await loadHfModel(dir);
   const rng = mulberry32(7);
   const prompts = Array.from({ length: episodes }, () => ids(PROMPT, rng));

@@ -15,7 +15,7 @@ import type { DataParallelGrads } from '../../learner/data-parallel.ts';
 import type { TrainingConfig } from '../../learner/training-config.ts';
 import type { RunClock } from '../clock.ts';
 import { createCurriculumActor } from '../curriculum.actor.ts';
-import { startLearnerThreads } from '../training/learner-threads.ts';
+import { withLearnerThreads } from '../training/learner-threads.ts';
 import { openSftRun, type OpenedSftRun } from './open-sft-run.ts';
 import { runSftEpochs } from './sft-epochs.ts';
 import type { SftOptions, SftSettingsWithoutDigest, SftSummary } from './sft-options.ts';
@@ -33,14 +33,7 @@ export interface SftRunInput {
 
 export async function sftRun(input: SftRunInput): Promise<SftSummary> {
   const opened = await openSftRun(input);
-  let parallel: DataParallelGrads | undefined;
-  try {
-    parallel = await startLearnerThreads(opened.backend, opened.models, input.options.learnerThreads);
-    return await train(input, opened, parallel);
-  } finally {
-    await parallel?.close();
-    opened.models.dispose();
-  }
+  return withLearnerThreads(opened, input.options.learnerThreads, (parallel) => train(input, opened, parallel));
 }
 
 async function train(input: SftRunInput, opened: OpenedSftRun, parallel: DataParallelGrads | undefined): Promise<SftSummary> {

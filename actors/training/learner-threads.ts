@@ -12,3 +12,22 @@ export async function startLearnerThreads(backend: string, models: RunModels, re
   if (threads !== 2) return undefined;
   return DataParallelGrads.start({ backend, config: models.model.config, names: models.optimizer.params.map(([name]) => name) });
 }
+
+/**
+ * Runs `body` on an opened run's models with its learner threads, then closes the threads and
+ * frees the models whatever happened: the shape every training and SFT run shares.
+ */
+export async function withLearnerThreads<T>(
+  opened: { readonly backend: string; readonly models: RunModels },
+  requested: number | undefined,
+  body: (parallel: DataParallelGrads | undefined) => Promise<T>,
+): Promise<T> {
+  let parallel: DataParallelGrads | undefined;
+  try {
+    parallel = await startLearnerThreads(opened.backend, opened.models, requested);
+    return await body(parallel);
+  } finally {
+    await parallel?.close();
+    opened.models.dispose();
+  }
+}

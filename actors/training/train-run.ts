@@ -14,7 +14,7 @@ import type { TrainingConfig } from '../../learner/training-config.ts';
 import type { RunClock } from '../clock.ts';
 import { createCurriculumActor } from '../curriculum.actor.ts';
 import { finishTraining } from './finish-training.ts';
-import { startLearnerThreads } from './learner-threads.ts';
+import { withLearnerThreads } from './learner-threads.ts';
 import { openTrainingRun, type OpenedRun } from './open-run.ts';
 import { runLearner } from './run-learner.ts';
 import { TrainingEffects } from './training-effects.ts';
@@ -34,14 +34,7 @@ export interface TrainRunInput {
 
 export async function trainRun(input: TrainRunInput): Promise<TrainingSummary> {
   const opened = await openTrainingRun(input);
-  let parallel: DataParallelGrads | undefined;
-  try {
-    parallel = await startLearnerThreads(opened.backend, opened.models, input.options.learnerThreads);
-    return await train(input, opened, parallel);
-  } finally {
-    await parallel?.close();
-    opened.models.dispose();
-  }
+  return withLearnerThreads(opened, input.options.learnerThreads, (parallel) => train(input, opened, parallel));
 }
 
 async function train(input: TrainRunInput, opened: OpenedRun, parallel: DataParallelGrads | undefined): Promise<TrainingSummary> {
