@@ -10,7 +10,7 @@
  * halves the same way).
  */
 import * as tf from '@tensorflow/tfjs-core';
-import type { Transformer } from '../policy/transformer/transformer.ts';
+import type { ScoringModel } from './scoring-model.ts';
 import type { AllowedTokens } from './allowed-tokens.ts';
 import { byLength } from './by-length.ts';
 import type { LearnerArgs } from './args.ts';
@@ -97,7 +97,7 @@ export function combineParts(variables: readonly tf.Variable[], parts: readonly 
 }
 
 /** `minibatchGrads` over length chunks of `rows` (one pass when one chunk is cheapest). */
-export function chunkedGrads(model: Transformer, variables: tf.Variable[], rows: readonly Row[], fields: MinibatchFields, args: LearnerArgs): MinibatchGrads {
+export function chunkedGrads(model: ScoringModel, variables: tf.Variable[], rows: readonly Row[], fields: MinibatchFields, args: LearnerArgs): MinibatchGrads {
   const chunks = lengthChunks(rows.map((r) => r.tokens.length));
   if (chunks.length <= 1) return minibatchGrads(model, variables, padRows(rows), fields, args);
   const parts: MinibatchGrads[] = [];

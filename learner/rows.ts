@@ -29,8 +29,8 @@ export interface TrainingRow {
   readonly mask: readonly number[];
   /** Sampling log-probs (token in, token out; full vocabulary, sampling.ts), 0 off-mask. */
   readonly oldLogProbs: readonly number[];
-  /** Tokens constrained decoding allowed at each agent position (allowed-tokens.ts). */
-  readonly allowed: AllowedTokens;
+  /** Tokens constrained decoding allowed at each agent position (allowed-tokens.ts); none for free-form policies. */
+  readonly allowed?: AllowedTokens;
   /** Index of the episode in `RowSet.episodes`. */
   readonly episode: number;
 }
@@ -50,7 +50,8 @@ export function selectRows(
   episodes: readonly CollectedEpisode[],
   algo: Algorithm,
   dropUninformative: boolean,
-  allowed: AllowedTokensBuilder,
+  /** The policy's action decoding; undefined for a free-form policy (an LLM's reply is not constrained). */
+  allowed: AllowedTokensBuilder | undefined,
 ): RowSet {
   const finished = episodes.filter((e) => e.output.outcome !== 'aborted' && e.record !== undefined);
   const byGroup = new Map<number, CollectedEpisode[]>();
@@ -68,8 +69,8 @@ export function selectRows(
   const rows: TrainingRow[] = [];
   kept.forEach((e, episode) => {
     const windows = windowsOf(e);
-    const sets = allowed.forEpisode(windows, e.record?.availableActions ?? []);
-    windows.forEach((w, i) => rows.push({ tokens: w.tokens, mask: w.mask, oldLogProbs: w.logProbs, allowed: sets[i]!, episode }));
+    const sets = allowed?.forEpisode(windows, e.record?.availableActions ?? []);
+    windows.forEach((w, i) => rows.push({ tokens: w.tokens, mask: w.mask, oldLogProbs: w.logProbs, ...(sets ? { allowed: sets[i]! } : {}), episode }));
   });
   return { rows, episodes: kept, groupsWithSignal, groups: byGroup.size };
 }

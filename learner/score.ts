@@ -7,7 +7,7 @@
  * each chunk pads little.
  */
 import * as tf from '@tensorflow/tfjs-core';
-import type { Transformer } from '../policy/transformer/transformer.ts';
+import { isTransformer, type ScoringModel } from './scoring-model.ts';
 import { constrainedLogProbsOf } from '../policy/transformer/constrained-log-probs.ts';
 import type { SequenceScores } from '../policy/transformer/log-probs.ts';
 import type { AllowedTokens } from './allowed-tokens.ts';
@@ -26,14 +26,18 @@ export interface ScoreOptions {
 }
 
 /** Differentiable scores of a padded minibatch; call inside a tidy or variableGrads. */
-export function scoreBatch(model: Transformer, padded: PaddedRows, options: ScoreOptions): SequenceScores {
+export function scoreBatch(model: ScoringModel, padded: PaddedRows, options: ScoreOptions): SequenceScores {
   const tokens = padded.tokens();
+  if (!isTransformer(model)) {
+    if (options.constrained) throw new Error('constrained scoring needs our transformer; score this model with constrainedLoss off');
+    return model.scores(tokens, { temperature: options.temperature });
+  }
   if (!options.constrained) return model.logProbsOf(tokens, { temperature: options.temperature });
   return constrainedLogProbsOf(model.params, model.config, tokens, padded.bias(model.config.vocabSize), options.temperature);
 }
 
 export async function scoreRows(
-  model: Transformer,
+  model: ScoringModel,
   rows: readonly { readonly tokens: readonly number[]; readonly allowed?: AllowedTokens }[],
   options: ScoreOptions & { readonly chunk?: number },
 ): Promise<RowScores> {

@@ -13,7 +13,7 @@ import type { Algorithm } from '../algorithms/index.ts';
 import { deriveSeed } from '../machines/seed.ts';
 import { defaultMaxActionTokens, type ActionDecoding } from '../policy/action-trie.ts';
 import { mulberry32 } from '../policy/rng.ts';
-import type { Transformer } from '../policy/transformer/transformer.ts';
+import { isTransformer, type ScoringModel } from './scoring-model.ts';
 import { AllowedTokensBuilder } from './allowed-tokens.ts';
 import type { LearnerArgs } from './args.ts';
 import type { CollectedEpisode } from './collected-step.ts';
@@ -27,8 +27,9 @@ import { chunkedGrads } from './chunked-grads.ts';
 const SHUFFLE_STREAM = 0x5b1f;
 
 export interface TrainStepInput {
-  readonly model: Transformer;
-  readonly reference: Transformer;
+  /** Our transformer, or an external model (constrainedLoss off, no `decoding`, no `parallel`). */
+  readonly model: ScoringModel;
+  readonly reference: ScoringModel;
   readonly optimizer: LearnerOptimizer;
   readonly args: LearnerArgs;
   readonly episodes: readonly CollectedEpisode[];
@@ -63,8 +64,9 @@ export function shuffled(n: number, seed: number): number[] {
   return order;
 }
 
-function decodingOf(input: TrainStepInput): ActionDecoding {
+function decodingOf(input: TrainStepInput): ActionDecoding | undefined {
   if (input.decoding !== undefined) return input.decoding;
+  if (!isTransformer(input.model)) return undefined;
   if (input.encode === undefined) throw new Error('trainStep needs the policy\'s action decoding (or its encode)');
   const { vocabSize, maxContext } = input.model.config;
   return { constrained: true, encode: input.encode, vocabSize, maxActionTokens: defaultMaxActionTokens(maxContext) };
@@ -73,14 +75,18 @@ function decodingOf(input: TrainStepInput): ActionDecoding {
 export async function trainStep(input: TrainStepInput): Promise<Record<string, number>> {
   const { model, reference, optimizer, args, step } = input;
   const algo: Algorithm = args.algo;
-  const set = selectRows(input.episodes, algo, input.dropUninformative, new AllowedTokensBuilder(decodingOf(input)));
+  if (!isTransformer(input.model) && (args.constrainedLoss || input.parallel)) {
+    throw new Error('an external model is trained with constrainedLoss off and one learner thread');
+  }
+  const decoding = decodingOf(input);
+  const set = selectRows(input.episodes, algo, input.dropUninformative, decoding ? new AllowedTokensBuilder(decoding) : undefined);
   const base = { trainedEpisodes: set.episodes.length, trainedWindows: set.rows.length, groups: set.groups, groupsWithSignal: set.groupsWithSignal };
   const zero = Object.fromEntries(MEAN_KEYS.map((k) => [k, 0]));
   if (set.rows.length === 0) return { ...zero, ...base, updates: 0, trainedTokens: 0, tokensPerSec: 0 };
 
   const started = performance.now();
   const scoring = { temperature: args.temperature, constrained: args.constrainedLoss };
-  const score = (m: Transformer) => (input.parallel ? input.parallel.scoreRows(m, set.rows, scoring) : scoreRows(m, set.rows, scoring));
+  const score = (m: ScoringModel) => (input.parallel && isTransformer(m) ? input.parallel.scoreRows(m, set.rows, scoring) : scoreRows(m, set.rows, scoring));
   const ref = args.klCoef !== 0 ? await score(reference) : undefined;
   // The learner's own scores: the old log-probs of the constrained ratio, and PPO's old values.
   const own = args.constrainedLoss || algo === 'ppo' ? await score(model) : undefined;
@@ -108,7 +114,7 @@ export async function trainStep(input: TrainStepInput): Promise<Record<string, n
         ...(ref ? { refLogProbs: idx.map((i) => ref.logProbs[i]!) } : {}),
         ...(critic ? { oldValues: idx.map((i) => critic.values[i]!), returns: idx.map((i) => returns[i]!) } : {}),
       };
-      const m = input.parallel
+      const m = input.parallel && isTransformer(model)
         ? await input.parallel.update(model, optimizer, rows, fields, args)
         : updateChunked(model, optimizer, rows, fields, args);
       for (const k of MEAN_KEYS) sums[k] = (sums[k] ?? 0) + (m[k] ?? 0);
@@ -123,7 +129,7 @@ export async function trainStep(input: TrainStepInput): Promise<Record<string, n
 }
 
 /** One Adam step on a minibatch whose gradients come from length chunks (chunked-grads.ts). */
-export function updateChunked(model: Transformer, optimizer: LearnerOptimizer, rows: Parameters<typeof chunkedGrads>[2], fields: MinibatchFields, args: LearnerArgs): Record<string, number> {
+export function updateChunked(model: ScoringModel, optimizer: LearnerOptimizer, rows: Parameters<typeof chunkedGrads>[2], fields: MinibatchFields, args: LearnerArgs): Record<string, number> {
   const { grads, metrics } = chunkedGrads(model, optimizer.variables, rows, fields, args);
   return { ...metrics, ...applyGrads(optimizer, grads, args) };
 }

@@ -13,6 +13,7 @@ import { ACTION_WORD_ORDERS, type ActionWordOrder } from '../policy/action-words
 import { OBSERVATION_FILTERS } from '../policy/observation-filter.ts';
 import type { TransformerConfig } from '../policy/transformer/config.ts';
 import type { LearnerArgs } from './args.ts';
+import { HfRunSettingsSchema } from './hf-settings.ts';
 
 const positive = z.int().min(1).exactOptional();
 const flag = z.boolean().exactOptional();
@@ -111,6 +112,11 @@ export const TrainingConfigSchema = z.object({
   evalHorizon: z.union([z.number(), z.literal('default')]),
   /** The checkpoint whose weights started the run (`train --init`), if any; also its KL reference. */
   initFrom: z.string().exactOptional(),
+  /**
+   * A Hugging Face causal LM instead of our transformer (`--policy hf:DIR`, learner/hf-settings.ts);
+   * the transformer's own fields (model, vocabulary, observation filter, context) are then unused.
+   */
+  hf: HfRunSettingsSchema.exactOptional(),
 });
 export type TrainingConfig = Readonly<z.infer<typeof TrainingConfigSchema>>;
 // The learner takes a config as its args: the schema keeps every LearnerArgs field with its type.

@@ -12,18 +12,24 @@ import { parseActionWords, type ActionWordOrder } from '../policy/action-words.t
 import { learnerDefaults } from './args.ts';
 import { errorMessage } from '../envs/error-message.ts';
 import { CheckpointError } from './checkpoint/format.ts';
+import { resolveHfSettings, type HfRunOptions } from './hf-settings.ts';
 import { parseSavedConfig, type TrainingConfig } from './training-config-schema.ts';
 
 // The config's one schema, with the type inferred from it and the reader of a saved one (config-schema.ts).
 export { parseSaved, parseSavedConfig, TrainingConfigSchema, type ModelOverrides, type TrainingConfig } from './training-config-schema.ts';
 
-export type TrainingOptionsConfig = Partial<Omit<TrainingConfig, 'env' | 'algo' | 'schedule'>> & {
+export type TrainingOptionsConfig = Partial<Omit<TrainingConfig, 'env' | 'algo' | 'schedule' | 'hf'>> & {
   readonly algo?: string;
   readonly schedule?: string | Schedule;
+  /** Train a Hugging Face causal LM (learner/hf-settings.ts); its unset fields take `hfDefaults`. */
+  readonly hf?: HfRunOptions;
 };
 
 /** Fields a resumed run may change. */
 export const RESUMABLE = ['steps', 'concurrency', 'checkpointEvery', 'evalEpisodes', 'evalTemperature', 'evalHorizon'] as const;
+
+/** Adam's learning rate for a Hugging Face model when none is given: LoRA on a pretrained model. */
+export const HF_DEFAULT_LR = 1e-4;
 
 export const trainingDefaults = {
   algo: 'grpo' as Algorithm,
@@ -109,7 +115,7 @@ export function resolveConfig(env: string, options: TrainingOptionsConfig & { re
     groupSize: positiveInt('groupSize', options.groupSize ?? trainingDefaults.groupSize),
     seed: nonNegative('seed', options.seed ?? trainingDefaults.seed),
     model: options.model ?? {},
-    lr: options.lr ?? learnerDefaults.lr,
+    lr: options.lr ?? (options.hf ? HF_DEFAULT_LR : learnerDefaults.lr),
     epochs: positiveInt('epochs', options.epochs ?? learnerDefaults.epochs),
     minibatch: positiveInt('minibatch', options.minibatch ?? learnerDefaults.minibatch),
     clipRatio: nonNegative('clipRatio', options.clipRatio ?? learnerDefaults.clipRatio),
@@ -118,7 +124,8 @@ export function resolveConfig(env: string, options: TrainingOptionsConfig & { re
     valueCoef: nonNegative('valueCoef', options.valueCoef ?? learnerDefaults.valueCoef),
     maxGradNorm: nonNegative('maxGradNorm', options.maxGradNorm ?? learnerDefaults.maxGradNorm),
     temperature: nonNegative('temperature', options.temperature ?? learnerDefaults.temperature),
-    constrainedLoss: options.constrainedLoss ?? learnerDefaults.constrainedLoss,
+    // An LLM's reply is free text: there is no constrained distribution to score.
+    constrainedLoss: options.hf ? false : (options.constrainedLoss ?? learnerDefaults.constrainedLoss),
     stdNorm: options.stdNorm ?? learnerDefaults.stdNorm,
     observation: parseObservationFilter(options.observation ?? trainingDefaults.observation),
     dropUninformative: options.dropUninformative ?? trainingDefaults.dropUninformative,
@@ -135,7 +142,9 @@ export function resolveConfig(env: string, options: TrainingOptionsConfig & { re
     evalEpisodes: options.evalEpisodes ?? trainingDefaults.evalEpisodes,
     evalTemperature: nonNegative('evalTemperature', options.evalTemperature ?? trainingDefaults.evalTemperature),
     evalHorizon: options.evalHorizon ?? trainingDefaults.evalHorizon,
+    ...(options.hf ? { hf: resolveHfSettings(options.hf) } : {}),
   };
+  if (options.hf && options.constrainedLoss === true) throw new Error('constrainedLoss needs our transformer: a Hugging Face model is scored over its whole vocabulary');
   if (config.historyActionsOnly && config.historyTurns === 'all') {
     throw new Error('historyActionsOnly needs a number of history turns (historyTurns), not "all"');
   }

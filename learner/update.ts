@@ -9,7 +9,7 @@
  */
 import * as tf from '@tensorflow/tfjs-core';
 import { clipByGlobalNorm, maskedMean, objective, readScalars } from '../algorithms/index.ts';
-import type { Transformer } from '../policy/transformer/transformer.ts';
+import type { ScoringModel } from './scoring-model.ts';
 import type { LearnerArgs } from './args.ts';
 import type { PaddedRows } from './minibatch.ts';
 import type { LearnerOptimizer } from './optimizer.ts';
@@ -34,7 +34,7 @@ export interface MinibatchGrads {
 }
 
 /** The objective's gradients on one padded minibatch, without touching the optimizer. */
-export function minibatchGrads(model: Transformer, variables: tf.Variable[], padded: PaddedRows, fields: MinibatchFields, args: LearnerArgs): MinibatchGrads {
+export function minibatchGrads(model: ScoringModel, variables: tf.Variable[], padded: PaddedRows, fields: MinibatchFields, args: LearnerArgs): MinibatchGrads {
   const critic = args.algo === 'ppo';
   let metrics: Record<string, number> = {};
   const inputs = tf.tidy(() => ({
@@ -89,7 +89,7 @@ export function applyGrads(optimizer: LearnerOptimizer, grads: tf.NamedTensorMap
 }
 
 export function updateMinibatch(
-  model: Transformer,
+  model: ScoringModel,
   optimizer: LearnerOptimizer,
   padded: PaddedRows,
   fields: MinibatchFields,

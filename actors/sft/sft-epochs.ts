@@ -9,24 +9,25 @@ import type { CurriculumState } from '../../machines/curriculum.machine.ts';
 import type { RolloutSummary } from '../../streams/events.ts';
 import type { TrainingEvent } from '../../streams/training-events.ts';
 import type { LearnerArgs } from '../../learner/args.ts';
-import { writeCheckpoint } from '../../learner/checkpoint/write.ts';
 import type { DataParallelGrads } from '../../learner/data-parallel.ts';
-import { toCheckpoint, type RunModels } from '../../learner/run-models.ts';
+import type { LearnerOptimizer } from '../../learner/optimizer.ts';
+import type { ScoringModel } from '../../learner/scoring-model.ts';
 import { sftEpoch, validationLoss } from '../../learner/sft/sft-epoch.ts';
-import { contextOptions, type TrainingConfig } from '../../learner/training-config.ts';
+import type { SftRow } from '../../learner/sft/demo-rows.ts';
+import type { TrainingConfig } from '../../learner/training-config.ts';
 import type { RunClock } from '../clock.ts';
-import { evaluate } from '../training/evaluate.ts';
 import type { RunDir } from '../training/run-dir.ts';
+import type { RunModel } from '../training/run-model.ts';
 import type { SftSettings } from './sft-settings.ts';
-import type { SftRows } from './sft-rows.ts';
 
 export interface SftEpochsOptions {
   readonly env: EnvDefinition;
   readonly config: TrainingConfig;
   readonly settings: SftSettings;
   readonly args: LearnerArgs;
-  readonly models: RunModels;
-  readonly rows: SftRows;
+  /** What the epochs train: the scored model, its optimizer, and the run's model for checkpoints and evaluations. */
+  readonly learner: { readonly model: ScoringModel; readonly optimizer: LearnerOptimizer; readonly run: Pick<RunModel, 'save' | 'evaluate'> };
+  readonly rows: { readonly train: { readonly rows: readonly SftRow[] }; readonly validation: { readonly rows: readonly SftRow[] } };
   readonly parallel: DataParallelGrads | undefined;
   readonly dir: RunDir | undefined;
   /** The configuration saved with every checkpoint (the run's, with the SFT settings). */
@@ -50,7 +51,7 @@ export interface SftEpochsResult {
 }
 
 export async function runSftEpochs(o: SftEpochsOptions, started: number): Promise<SftEpochsResult> {
-  const { settings, models, events, clock } = o;
+  const { settings, learner, events, clock } = o;
   let epoch = o.fromEpoch;
   let last: Record<string, number> | undefined;
   let checkpointPath: string | undefined;
@@ -59,12 +60,12 @@ export async function runSftEpochs(o: SftEpochsOptions, started: number): Promis
   while (epoch < settings.epochs && o.stopReason() === undefined) {
     const t0 = performance.now();
     const { metrics, complete } = await sftEpoch({
-      model: models.model, optimizer: models.optimizer, args: o.args, rows: o.rows.train.rows, seed: o.config.seed, epoch: epoch + 1,
+      model: learner.model, optimizer: learner.optimizer, args: o.args, rows: o.rows.train.rows, seed: o.config.seed, epoch: epoch + 1,
       ...(o.parallel ? { parallel: o.parallel } : {}), stopped: () => o.stopReason() !== undefined,
     });
     if (!complete) break;
     epoch += 1;
-    const valLoss = await validationLoss(models.model, o.rows.validation.rows, o.args, o.parallel);
+    const valLoss = await validationLoss(learner.model, o.rows.validation.rows, o.args, o.parallel);
     const due = epoch === settings.epochs || (settings.evalEvery > 0 && epoch % settings.evalEvery === 0);
     const budget = o.maxMinutes !== undefined && performance.now() - started >= o.maxMinutes * 60_000;
     if (budget) budgetReached = true;
@@ -84,19 +85,17 @@ export async function runSftEpochs(o: SftEpochsOptions, started: number): Promis
 }
 
 async function saveEpoch(o: SftEpochsOptions, dir: RunDir, epoch: number): Promise<string> {
-  const data = await toCheckpoint(o.models, { step: epoch, policyVersion: epoch, curriculum: o.curriculum, rng: { seed: o.config.seed, derivedFrom: 'seed and step' }, config: o.savedConfig });
-  const path = await writeCheckpoint(dir.checkpointDir, data);
+  const path = await o.learner.run.save(dir.checkpointDir, { step: epoch, policyVersion: epoch, curriculum: o.curriculum, seed: o.config.seed, config: o.savedConfig });
   o.events.next({ type: 'checkpoint.saved', t: o.clock.now(), step: epoch, path });
   return path;
 }
 
 /** The test evaluation of an epoch (none with `evalEpisodes: 0`). */
 async function sftEvaluation(o: SftEpochsOptions, epoch: number): Promise<RolloutSummary | undefined> {
-  const { env, config, settings, models } = o;
+  const { env, config, settings } = o;
   if (settings.evalEpisodes === 0) return undefined;
-  const summary = await evaluate({
-    env, model: models.model, tokenizer: models.tokenizer, observation: config.observation, hiddenActions: config.hiddenActions,
-    context: contextOptions(config), split: 'test', ...(settings.evalEpisodes !== 'all' ? { episodes: settings.evalEpisodes } : {}),
+  const summary = await o.learner.run.evaluate({
+    env, split: 'test', ...(settings.evalEpisodes !== 'all' ? { episodes: settings.evalEpisodes } : {}),
     horizon: config.evalHorizon === 'default' ? env.spec.defaultHorizon : config.evalHorizon,
     temperature: config.evalTemperature, seed: config.seed, concurrency: config.concurrency, name: `sft@${epoch}`,
   });

@@ -4,7 +4,7 @@ import type { EnvDefinition } from '../../envs/contract.ts';
 import type { BackendPreference } from '../../policy/backend-preference.ts';
 import type { RolloutSummary } from '../../streams/events.ts';
 import type { TrainingEvent } from '../../streams/training-events.ts';
-import { resolveConfig, type TrainingConfig, type TrainingOptionsConfig } from '../../learner/training-config.ts';
+import { HF_DEFAULT_LR, resolveConfig, type TrainingConfig, type TrainingOptionsConfig } from '../../learner/training-config.ts';
 import type { RunClock } from '../clock.ts';
 import { checkSftSettings, sftDefaults, type SftSettings } from './sft-settings.ts';
 
@@ -66,7 +66,7 @@ export type SftSettingsWithoutDigest = Omit<SftSettings, 'demosSha256'>;
 export function sftSettingsOf(options: SftOptions): SftSettingsWithoutDigest {
   const settings = {
     epochs: options.epochs ?? sftDefaults.epochs,
-    lr: options.lr ?? sftDefaults.lr,
+    lr: options.lr ?? (options.hf ? HF_DEFAULT_LR : sftDefaults.lr),
     minibatch: options.minibatch ?? sftDefaults.minibatch,
     validationShare: options.validationShare ?? sftDefaults.validationShare,
     evalEvery: options.evalEvery ?? sftDefaults.evalEvery,

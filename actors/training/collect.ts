@@ -18,18 +18,18 @@ import type { EnvDefinition, Split } from '../../envs/contract.ts';
 import { envReachability, type EnvReachability } from '../../transport/remote/pool-definition.ts';
 import type { EpisodeOutput } from '../../machines/episode.machine.ts';
 import { deriveSeed } from '../../machines/seed.ts';
-import type { FilteredPolicy } from '../../policy/observation-filter.ts';
 import type { EpisodeResult, RolloutSummary, RunEvent } from '../../streams/events.ts';
 import type { TrainingPaused, TrainingResumed } from '../../streams/training-events.ts';
 import { systemClock, type RunClock } from '../clock.ts';
 import { createRolloutSystem, type RolloutSlot, type RolloutSystem } from '../rollout-system.ts';
 import { mergeSummaries } from '../summarize.ts';
+import type { RecordingAgent } from './run-model.ts';
 import { slotsFor, tasksForStep } from '../../learner/task-sampler.ts';
 import type { CollectedStep } from '../../learner/collected-step.ts';
 
 export interface CollectOptions {
   readonly env: EnvDefinition;
-  readonly policy: FilteredPolicy;
+  readonly policy: RecordingAgent;
   readonly step: number;
   readonly horizon: number;
   readonly seed: number;

@@ -7,10 +7,9 @@ import type { Subject } from 'rxjs';
 import type { EnvDefinition } from '../../envs/contract.ts';
 import type { RolloutSummary } from '../../streams/events.ts';
 import type { TrainingEvent } from '../../streams/training-events.ts';
-import type { RunModels } from '../../learner/run-models.ts';
-import { contextOptions, type TrainingConfig } from '../../learner/training-config.ts';
+import type { RunModel } from './run-model.ts';
+import type { TrainingConfig } from '../../learner/training-config.ts';
 import type { RunClock } from '../clock.ts';
-import { evaluate } from './evaluate.ts';
 import { orderMetrics } from './metrics.ts';
 import type { RunDir } from './run-dir.ts';
 import type { LearnerRun } from './run-learner.ts';
@@ -21,7 +20,7 @@ export interface FinishTrainingOptions {
   readonly env: EnvDefinition;
   readonly config: TrainingConfig;
   readonly backend: string;
-  readonly models: RunModels;
+  readonly model: RunModel;
   readonly runDir: RunDir | undefined;
   readonly fromStep: number;
   readonly learned: LearnerRun;
@@ -65,9 +64,9 @@ export async function finishTraining(o: FinishTrainingOptions): Promise<Training
 
 /** The test split with the trained model, at the run's evaluation temperature and horizon. */
 async function finalEvaluation(o: FinishTrainingOptions, step: number): Promise<RolloutSummary> {
-  const { env, config, models, events, clock } = o;
-  const evaluation = await evaluate({
-    env, model: models.model, tokenizer: models.tokenizer, observation: config.observation, hiddenActions: config.hiddenActions, context: contextOptions(config), split: 'test',
+  const { env, config, model, events, clock } = o;
+  const evaluation = await model.evaluate({
+    env, split: 'test',
     ...(config.evalEpisodes !== 'all' ? { episodes: config.evalEpisodes } : {}),
     horizon: config.evalHorizon === 'default' ? env.spec.defaultHorizon : config.evalHorizon,
     temperature: config.evalTemperature, seed: config.seed, concurrency: config.concurrency,

@@ -1,21 +1,15 @@
 /**
  * The learner actor's four effects for a training run (actors/learner.actor.ts): collect a step's
- * rollouts through the rollout system, train on them (learner/train-step.ts), publish the new
- * weights to the agent, write a checkpoint. The collected step is held between `collect` and
+ * rollouts through the rollout system, train on them (the run's model, run-model.ts), publish the
+ * new weights to the agent, write a checkpoint. The collected step is held between `collect` and
  * `train`; the step's rollout system is exposed while it runs, so a stop can cancel it.
  */
 import type { Subject } from 'rxjs';
 import type { EnvDefinition } from '../../envs/contract.ts';
 import { curriculumState } from '../../machines/curriculum.machine.ts';
 import type { LearnerMetrics } from '../../machines/learner.machine.ts';
-import type { FilteredPolicy } from '../../policy/observation-filter.ts';
-import type { TransformerPolicy } from '../../policy/transformer-policy.ts';
 import type { TrainingEvent } from '../../streams/training-events.ts';
 import type { CollectedStep } from '../../learner/collected-step.ts';
-import { writeCheckpoint } from '../../learner/checkpoint/write.ts';
-import type { DataParallelGrads } from '../../learner/data-parallel.ts';
-import { toCheckpoint, type RunModels } from '../../learner/run-models.ts';
-import { trainStep } from '../../learner/train-step.ts';
 import type { TrainingConfig } from '../../learner/training-config.ts';
 import type { RunClock } from '../clock.ts';
 import type { CurriculumActorRef } from '../curriculum.actor.ts';
@@ -24,24 +18,21 @@ import type { RolloutSystem } from '../rollout-system.ts';
 import { collectStep } from './collect.ts';
 import { rolloutStats } from './metrics.ts';
 import type { RunDir } from './run-dir.ts';
+import type { RunModel } from './run-model.ts';
 import type { TrainingOptions } from './training-options.ts';
 
 export interface TrainingEffectsOptions {
   readonly env: EnvDefinition;
   readonly config: TrainingConfig;
-  readonly models: RunModels;
-  readonly agent: TransformerPolicy;
-  readonly policy: FilteredPolicy;
+  readonly model: RunModel;
   readonly curriculum: CurriculumActorRef;
   readonly runDir: RunDir | undefined;
-  readonly parallel: DataParallelGrads | undefined;
   readonly events: Subject<TrainingEvent>;
   readonly clock: RunClock;
   /** Aborted when the run stops, so a step paused for its env servers stops waiting. */
   readonly halt: AbortSignal;
   readonly options: Pick<TrainingOptions, 'maxRetries' | 'maxLostRetries' | 'envTimeoutMs' | 'onCheckpointStage'>;
 }
-
 export class TrainingEffects implements LearnerEffects {
   /** The step's rollout system while it runs. */
   rollout: RolloutSystem | undefined;
@@ -53,7 +44,8 @@ export class TrainingEffects implements LearnerEffects {
   }
 
   async collect({ step }: { readonly step: number }): Promise<LearnerMetrics> {
-    const { env, policy, config, curriculum, options, events } = this.#o;
+    const { env, config, curriculum, options, events } = this.#o;
+    const policy = this.#o.model.policy;
     this.#pending = await collectStep({
       env, policy, step, horizon: curriculum.getSnapshot().context.horizon, seed: config.seed,
       tasksPerStep: config.tasksPerStep, groupSize: config.groupSize, concurrency: config.concurrency,
@@ -73,19 +65,13 @@ export class TrainingEffects implements LearnerEffects {
     const collected = this.#pending;
     this.#pending = undefined;
     if (!collected) throw new Error(`no rollouts collected for step ${step}`);
-    const { models, config, parallel } = this.#o;
     const started = performance.now();
-    const metrics = await trainStep({
-      model: models.model, reference: models.reference, optimizer: models.optimizer, args: config,
-      episodes: collected.episodes, seed: config.seed, step, dropUninformative: config.dropUninformative,
-      decoding: this.#o.agent.actionDecoding,
-      ...(parallel ? { parallel } : {}),
-    });
+    const metrics = await this.#o.model.train(collected.episodes, step);
     return { ...stats, ...metrics, learnSeconds: (performance.now() - started) / 1000 };
   }
 
   async publish({ version }: { readonly version: number }): Promise<void> {
-    this.#o.agent.setWeights(version, this.#o.models.model.getWeights());
+    this.#o.model.publish(version);
   }
 
   checkpoint({ step, policyVersion }: { readonly step: number; readonly policyVersion: number }): Promise<string> {
@@ -94,14 +80,9 @@ export class TrainingEffects implements LearnerEffects {
 
   /** Writes the run's checkpoint (nothing, and '', without a run directory); resolves with its path. */
   async save(step: number, policyVersion: number): Promise<string> {
-    const { runDir, models, config, curriculum, options } = this.#o;
+    const { runDir, model, config, curriculum, options } = this.#o;
     if (!runDir) return '';
-    const data = await toCheckpoint(models, {
-      step, policyVersion,
-      curriculum: curriculumState(curriculum.getSnapshot().context),
-      rng: { seed: config.seed, derivedFrom: 'seed and step' },
-      config,
-    });
-    return writeCheckpoint(runDir.checkpointDir, data, options.onCheckpointStage ? { onStage: options.onCheckpointStage } : {});
+    const state = { step, policyVersion, curriculum: curriculumState(curriculum.getSnapshot().context), config, seed: config.seed };
+    return model.save(runDir.checkpointDir, state, options.onCheckpointStage ? { onStage: options.onCheckpointStage } : {});
   }
 }

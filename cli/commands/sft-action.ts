@@ -5,6 +5,7 @@ import { createSftSystem, type SftOptions, type SftSummary } from '../../actors/
 import { getPreset, withPreset } from '../../actors/training/presets.ts';
 import { defaultRunDir } from '../default-run-dir.ts';
 import { givenModelConfig } from '../model-options.ts';
+import { givenPolicyConfig } from '../policy-options.ts';
 import { percent, printJson, table } from '../output.ts';
 import { serveTrainingDashboard } from '../training-dashboard.ts';
 import type { DashboardCliOptions } from './dashboard.ts';
@@ -16,7 +17,7 @@ export async function runSftCommand(o: SftCliOptions, cmd: Command): Promise<voi
   // A preset contributes the policy's shape (model, context, observation), not its RL settings.
   const { steps: _s, algo: _a, schedule: _sc, tasksPerStep: _t, groupSize: _g, epochs: _e, minibatch: _m, lr: _l, entropyCoef: _ec, stdNorm: _sn, checkpointEvery: _ce, ...shape } = preset ?? {};
   const options: SftOptions = {
-    ...withPreset(preset ? shape : undefined, givenModelConfig(cmd, o)),
+    ...withPreset(preset ? shape : undefined, { ...givenModelConfig(cmd, o), ...givenPolicyConfig(o) }),
     env: o.env,
     demos: o.demos,
     out: o.out ?? (o.resume === undefined ? defaultRunDir() : undefined),

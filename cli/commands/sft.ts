@@ -7,10 +7,11 @@ import { presets } from '../../actors/training/presets.ts';
 import { sftDefaults } from '../../actors/sft/sft-settings.ts';
 import { BACKEND_PREFERENCES, type BackendPreference } from '../../policy/backend-preference.ts';
 import { addModelOptions, type ModelCliOptions } from '../model-options.ts';
+import { addPolicyOptions, type PolicyCliOptions } from '../policy-options.ts';
 import { nonNegativeInt, nonNegativeNumber, positiveInt, positiveNumber } from '../output.ts';
 import { addDashboardOptions, type DashboardCliOptions } from './dashboard.ts';
 
-export interface SftCliOptions extends DashboardCliOptions, ModelCliOptions {
+export interface SftCliOptions extends DashboardCliOptions, ModelCliOptions, PolicyCliOptions {
   env: string;
   demos: string[];
   out?: string;
@@ -56,6 +57,7 @@ export function registerSft(program: Command): void {
     .addOption(new Option('--learner-threads <n>', 'threads for the gradients (default: 2 on wasm with two or more cores, else 1)').choices(['1', '2']))
     .option('--max-minutes <m>', 'time budget: stop after the epoch that reaches it (checkpoint and test evaluation included)', positiveNumber('--max-minutes'))
     .option('--json', 'print one JSON object with the summary on stdout');
+  addPolicyOptions(command);
   addModelOptions(command);
   command.action(async (o: SftCliOptions, cmd: Command) => (await import('./sft-action.ts')).runSftCommand(o, cmd));
 }

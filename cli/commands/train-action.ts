@@ -8,6 +8,7 @@ import { defaultRunDir } from '../default-run-dir.ts';
 import { INTERRUPTED_EXIT_CODE, onInterrupt } from '../interrupt.ts';
 import { enforceMaxAborted, reasonList } from '../max-aborted.ts';
 import { givenModelConfig } from '../model-options.ts';
+import { givenPolicyConfig } from '../policy-options.ts';
 import { percent, printJson, table } from '../output.ts';
 import { resolveCommandEnv } from '../remote-options.ts';
 import { resumeCommand } from '../resume-command.ts';
@@ -27,6 +28,7 @@ function givenConfig(command: Command, o: TrainCliOptions): TrainingOptionsConfi
     ...pick('lr'), ...pick('epochs'), ...pick('minibatch'), ...pick('temperature'), ...pick('klCoef'), ...pick('entropyCoef'),
     ...pick('checkpointEvery'), ...pick('stdNorm'), ...pick('evalEpisodes'), ...pick('evalTemperature'), ...pick('evalHorizon'),
     ...givenModelConfig(command, o),
+    ...givenPolicyConfig(o),
   } as TrainingOptionsConfig;
 }
 

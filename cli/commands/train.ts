@@ -10,9 +10,10 @@ import { addMaxAbortedOption } from '../max-aborted.ts';
 import { addRemoteOptions, type RemoteFlags } from '../remote-options.ts';
 import { nonNegativeInt, nonNegativeNumber, positiveInt, positiveNumber } from '../output.ts';
 import { addModelOptions, type ModelCliOptions } from '../model-options.ts';
+import { addPolicyOptions, type PolicyCliOptions } from '../policy-options.ts';
 import { addDashboardOptions, type DashboardCliOptions } from './dashboard.ts';
 
-export interface TrainCliOptions extends DashboardCliOptions, RemoteFlags, ModelCliOptions {
+export interface TrainCliOptions extends DashboardCliOptions, RemoteFlags, ModelCliOptions, PolicyCliOptions {
   env: string;
   steps?: number;
   preset?: string;
@@ -78,6 +79,7 @@ export function registerTrain(program: Command): void {
     .option('--token <token>', 'bearer token for --remote (or ACTORGYM_TOKEN)')
     .option('--env-timeout <ms>', 'deadline of each env call, the remote connection\'s start-up calls included', positiveInt('--env-timeout'), 30_000)
     .option('--json', 'print one JSON object with the summary on stdout');
+  addPolicyOptions(command);
   addModelOptions(command);
   addRemoteOptions(command);
   addMaxAbortedOption(command, 'test episodes of the final evaluation');

@@ -27,7 +27,8 @@ export interface SftRow {
   readonly tokens: readonly number[];
   /** 1 on the demonstrated action tokens trained in this window. */
   readonly mask: readonly number[];
-  readonly allowed: AllowedTokens;
+  /** The constrained distribution's tokens at each trained position; none for a free-form policy (an LLM's reply). */
+  readonly allowed?: AllowedTokens;
   /** Index of the demo in the input list. */
   readonly demo: number;
 }

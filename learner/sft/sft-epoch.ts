@@ -4,7 +4,7 @@
  * `objective: 'cross-entropy'`: the same length chunking, constrained scoring, clipping and Adam.
  */
 import { deriveSeed } from '../../machines/seed.ts';
-import type { Transformer } from '../../policy/transformer/transformer.ts';
+import { isTransformer, type ScoringModel } from '../scoring-model.ts';
 import type { LearnerArgs } from '../args.ts';
 import type { DataParallelGrads } from '../data-parallel.ts';
 import type { LearnerOptimizer } from '../optimizer.ts';
@@ -15,7 +15,7 @@ import type { SftRow } from './demo-rows.ts';
 const SFT_SHUFFLE = 0x5f7;
 
 export interface SftEpochInput {
-  readonly model: Transformer;
+  readonly model: ScoringModel;
   readonly optimizer: LearnerOptimizer;
   /** The learner args with `objective: 'cross-entropy'`. */
   readonly args: LearnerArgs;
@@ -49,7 +49,7 @@ export async function sftEpoch(input: SftEpochInput): Promise<{ metrics: Record<
       oldLogProbs: batch.map((r) => zeros(r.tokens.length)),
       advantages: batch.map((r) => zeros(r.tokens.length)),
     };
-    const m = input.parallel ? await input.parallel.update(model, optimizer, batch, fields, args) : updateChunked(model, optimizer, batch, fields, args);
+    const m = input.parallel && isTransformer(model) ? await input.parallel.update(model, optimizer, batch, fields, args) : updateChunked(model, optimizer, batch, fields, args);
     const tokens = batch.reduce((a, r) => a + r.mask.reduce((x, y) => x + y, 0), 0);
     for (const k of ['loss', 'entropy', 'gradNorm']) sums[k] = (sums[k] ?? 0) + (m[k] ?? 0) * tokens;
     weight += tokens;
@@ -67,10 +67,10 @@ export async function sftEpoch(input: SftEpochInput): Promise<{ metrics: Record<
 }
 
 /** Mean negative log-likelihood per agent token of `rows` (no gradients); NaN with no rows. */
-export async function validationLoss(model: Transformer, rows: readonly SftRow[], args: LearnerArgs, parallel?: DataParallelGrads): Promise<number> {
+export async function validationLoss(model: ScoringModel, rows: readonly SftRow[], args: LearnerArgs, parallel?: DataParallelGrads): Promise<number> {
   if (rows.length === 0) return Number.NaN;
   const options = { temperature: args.temperature, constrained: args.constrainedLoss };
-  const scores = parallel ? await parallel.scoreRows(model, rows, options) : await scoreRows(model, rows, options);
+  const scores = parallel && isTransformer(model) ? await parallel.scoreRows(model, rows, options) : await scoreRows(model, rows, options);
   let sum = 0;
   let count = 0;
   rows.forEach((row, r) => {

@@ -51,7 +51,7 @@ describe('behaviour cloning (actors/sft)', () => {
     const runs = out.rows.flatMap((r) => r.mask.map((m, t): number => (m === 1 && r.mask[t - 1] !== 1 ? 1 : 0))).reduce((a, b) => a + b, 0);
     expect(runs).toBe(3);
     expect(out.agentTokens).toBe(out.rows.reduce((a, r) => a + r.mask.filter((m) => m === 1).length, 0));
-    for (const r of out.rows) r.allowed.forEach((a, t) => expect(a !== undefined).toBe(r.mask[t] === 1));
+    for (const r of out.rows) r.allowed!.forEach((a, t) => expect(a !== undefined).toBe(r.mask[t] === 1));
     models.dispose();
   });
 
@@ -82,7 +82,7 @@ describe('behaviour cloning (actors/sft)', () => {
     const lastAgent = row.mask.lastIndexOf(1);
     const firstAgent = row.mask.indexOf(1);
     // Append mask-0 context after the final action: it is neither an input nor a target of any trained token.
-    const extended = { ...row, tokens: [...row.tokens, 9, 10], mask: [...row.mask, 0, 0], allowed: [...row.allowed, undefined, undefined] };
+    const extended = { ...row, tokens: [...row.tokens, 9, 10], mask: [...row.mask, 0, 0], allowed: [...row.allowed!, undefined, undefined] };
     const changed = { ...extended, tokens: [...row.tokens, 11, 12] };
     const grads = (r: typeof extended) => minibatchGrads(models.model, models.optimizer.variables, padRows([r]), { mask: [r.mask], oldLogProbs: zerosLike([r]), advantages: zerosLike([r]) }, args);
     const a = grads(extended);

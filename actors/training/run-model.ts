@@ -1,0 +1,62 @@
+/**
+ * What a training run trains, behind one interface, so the learner's effects (collect, train,
+ * publish, checkpoint) and the final evaluation do not care whether it is our transformer
+ * (transformer-run-model.ts) or a Hugging Face causal LM (hf/hf-run-model.ts).
+ */
+import type { Observer } from 'rxjs';
+import type { EnvDefinition, Split } from '../../envs/contract.ts';
+import type { CurriculumState } from '../../machines/curriculum.machine.ts';
+import type { RecordedEpisode } from '../../policy/observation-filter.ts';
+import type { Policy } from '../../policy/policy.ts';
+import type { RolloutSummary, RunEvent } from '../../streams/events.ts';
+import type { CollectedEpisode } from '../../learner/collected-step.ts';
+import type { WriteCheckpointOptions } from '../../learner/checkpoint/write.ts';
+
+/** The policy the rollouts call, keeping each released episode's token record until `take`. */
+export interface RecordingAgent extends Policy {
+  take(episodeId: string): RecordedEpisode | undefined;
+  /** Drops records nobody took (e.g. episodes of a cancelled step). */
+  clearRecords(): void;
+}
+
+/** A checkpoint's run state besides the model: where the run is. */
+export interface RunState {
+  readonly step: number;
+  readonly policyVersion: number;
+  readonly curriculum: CurriculumState;
+  /** The configuration saved with the checkpoint (the run's; SFT's adds its settings). */
+  readonly config: Readonly<Record<string, unknown>>;
+  /** The run's seed: with the step, its whole RNG state. */
+  readonly seed: number;
+}
+
+export interface EvaluationRequest {
+  readonly env: EnvDefinition;
+  readonly split: Split;
+  readonly episodes?: number;
+  readonly horizon: number;
+  readonly temperature: number;
+  readonly seed: number;
+  readonly concurrency: number;
+  readonly name: string;
+  readonly events?: Partial<Observer<RunEvent>>;
+  readonly signal?: AbortSignal;
+}
+
+export interface RunModel {
+  /** Parameters of the model (all of them; `trainable` of them get gradients). */
+  readonly parameters: number;
+  readonly trainable: number;
+  readonly vocabSize: number;
+  /** What the rollouts decode with. */
+  readonly policy: RecordingAgent;
+  /** One learner step on a step's episodes; its metrics. */
+  train(episodes: readonly CollectedEpisode[], step: number): Promise<Record<string, number>>;
+  /** The rollouts decode with the learner's weights from now on. */
+  publish(version: number): void;
+  /** Writes the checkpoint of the run at `dir`; resolves with its path. */
+  save(dir: string, state: RunState, options?: WriteCheckpointOptions): Promise<string>;
+  /** The trained model on a split, through the rollout system, as `rollout --json` reports it. */
+  evaluate(request: EvaluationRequest): Promise<RolloutSummary>;
+  dispose(): void;
+}
