@@ -28,7 +28,7 @@ export interface HfServedModelOptions {
   readonly modelId: string;
   /** Default 256, lowered to what the context leaves. */
   readonly defaultMaxTokens?: number;
-  /** A larger request `max_tokens` is lowered to this (default: the model's context). */
+  /** A larger request `max_tokens` is lowered to this (default none: only the model's context bounds it). */
   readonly maxTokensCap?: number;
   /** Temperature of a request that sends none (default 1, as OpenAI's). */
   readonly temperature?: number;
@@ -57,14 +57,14 @@ export class HfServedModel {
     const { model, tokenizer } = options;
     this.#defaults = {
       defaultMaxTokens: options.defaultMaxTokens ?? DEFAULT_HF_MAX_TOKENS,
-      maxTokensCap: options.maxTokensCap ?? this.context,
+      ...(options.maxTokensCap !== undefined ? { maxTokensCap: options.maxTokensCap } : {}),
       temperature: options.temperature ?? 1,
       topP: options.topP ?? 1,
       randomSeed: options.randomSeed ?? (() => randomInt(0, 2 ** 32)),
     };
     for (const name of ['defaultMaxTokens', 'maxTokensCap'] as const) {
-      const value = this.#defaults[name];
-      if (!(Number.isInteger(value) && value >= 1)) throw new Error(`${name} must be a positive integer, got ${value}`);
+      const value = options[name];
+      if (value !== undefined && !(Number.isInteger(value) && value >= 1)) throw new Error(`${name} must be a positive integer, got ${value}`);
     }
     const padId = tokenizer.tokenToId(tokenizer.specialTokens.pad_token ?? '') ?? 0;
     this.#batcher = new RequestBatcher(

@@ -12,8 +12,8 @@ import type { HfChatRequest } from './hf-request-schema.ts';
 export interface GenerationDefaults {
   /** Tokens of a request that sends no `max_tokens` (lowered to what the context leaves). */
   readonly defaultMaxTokens: number;
-  /** The most a request gets: a larger `max_tokens` is lowered to it. */
-  readonly maxTokensCap: number;
+  /** The most a request gets: a larger `max_tokens` is lowered to it (undefined: only the context bounds it). */
+  readonly maxTokensCap?: number;
   /** Temperature of a request that sends none. */
   readonly temperature: number;
   /** top_p of a request that sends none. */
@@ -37,17 +37,18 @@ export function prepareGeneration(request: HfChatRequest, tokenizer: HfTokenizer
   const room = context - prompt;
   let maxNewTokens: number;
   if (request.maxTokens !== undefined) {
-    maxNewTokens = Math.min(request.maxTokens, defaults.maxTokensCap);
+    maxNewTokens = Math.min(request.maxTokens, defaults.maxTokensCap ?? request.maxTokens);
     if (prompt + maxNewTokens > context) {
+      const asked = maxNewTokens === request.maxTokens ? `max_tokens ${maxNewTokens}` : `max_tokens ${request.maxTokens} (lowered to the server's cap of ${maxNewTokens})`;
       throw new ApiError(
         400,
         'invalid_request',
-        `the prompt is ${prompt} tokens and max_tokens ${maxNewTokens}: ${prompt + maxNewTokens} is over the model's context of ${context} tokens (config.json max_position_embeddings); send max_tokens ≤ ${Math.max(0, room)} or a shorter conversation`,
+        `the prompt is ${prompt} tokens and ${asked}: ${prompt + maxNewTokens} is over the model's context of ${context} tokens (config.json max_position_embeddings); send max_tokens ≤ ${Math.max(0, room)} or a shorter conversation`,
         'max_tokens',
       );
     }
   } else {
-    maxNewTokens = Math.min(defaults.defaultMaxTokens, defaults.maxTokensCap, room);
+    maxNewTokens = Math.min(defaults.defaultMaxTokens, defaults.maxTokensCap ?? room, room);
     if (maxNewTokens < 1) {
       throw new ApiError(400, 'invalid_request', `the prompt is ${prompt} tokens: it leaves no room in the model's context of ${context} tokens (config.json max_position_embeddings)`, 'messages');
     }
