@@ -33,7 +33,7 @@ export function registerServePolicy(program: Command): void {
     .option('--checkpoint <dir>', 'a run directory or its checkpoint/ directory')
     .option('--policy <spec>', 'instead of --checkpoint: hf:DIR, a Hugging Face model folder (config.json, *.safetensors, tokenizer.json, a chat template); checkpoint:DIR = --checkpoint DIR')
     .option('--adapter <dir>', 'with --policy hf:DIR: a peft LoRA adapter folder (adapter_config.json, adapter_model.safetensors) applied to the model')
-    .option('--max-new-tokens <n>', `with --policy hf:DIR: completion tokens of a request that sends no max_tokens, and the most any request gets (default ${DEFAULT_HF_MAX_TOKENS}, and up to the model's context)`, positiveInt('--max-new-tokens'))
+    .option('--max-new-tokens <n>', `with --policy hf:DIR: completion tokens of a request that sends no max_tokens, and the most any request gets (a larger max_tokens is lowered to it); unset: ${DEFAULT_HF_MAX_TOKENS} by default, and only the model's context caps a request`, positiveInt('--max-new-tokens'))
     .option('--port <port>', 'HTTP port (0 picks a free one; 8000 is where --agent openai:MODEL looks by default)', port, 8000)
     .option('--host <host>', 'interface to listen on', '127.0.0.1')
     .option('--token <token>', 'require this bearer token (the client\'s API key) on every route (or ACTORGYM_TOKEN)')

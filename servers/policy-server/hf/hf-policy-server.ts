@@ -13,6 +13,8 @@
  * `logprobs` with `top_logprobs` 0, and vLLM's `return_token_ids` and `return_tokens_as_token_ids`
  * (hf-completion-objects.ts). Generation stops at the ids of generation_config.json (and the
  * tokenizer's eos_token). There is no `/v1/completions` route (neither server has one).
+ * `/healthz` and `/readyz` add the batch counts: `batches`, `requests`, `largestBatch` and
+ * `recentSizes` (the last 64 batch sizes, space-separated).
  */
 import { DEFAULT_MAX_BODY_BYTES } from '../limits.ts';
 import { listenPolicy, type PolicyListenOptions, type PolicyServer } from '../policy-server.ts';
@@ -42,8 +44,8 @@ export async function startHfPolicyServer(options: HfPolicyServerOptions): Promi
     now: options.now ?? Date.now,
   });
   const detail = () => {
-    const { batches, requests, largestBatch } = served.stats;
-    return { batches, requests, largestBatch };
+    const { batches, requests, largestBatch, recentSizes } = served.stats;
+    return { batches, requests, largestBatch, recentSizes: recentSizes.join(' ') };
   };
   return listenPolicy(options, { served, completion, modelId: served.modelId, detail });
 }
