@@ -113,20 +113,23 @@ describe('a Hugging Face model on /v1/chat/completions (issue 36)', () => {
     expect(json.usage.completion_tokens).toBe(choice.token_ids.length);
   });
 
-  it('streams the reply through the openai client, with its usage', async () => {
+  it('streams the reply through the openai client, with its log-probs and usage', async () => {
     const messages = chat('go to the red ball');
     const expected = await alone(messages, { seed: 3, temperature: 0, maxNewTokens: 10 });
-    const stream = await client.chat.completions.create({ model: 'hf:serve-tiny', messages: messages as never, temperature: 0, max_tokens: 10, stream: true, stream_options: { include_usage: true } });
+    const stream = await client.chat.completions.create({ model: 'hf:serve-tiny', messages: messages as never, temperature: 0, max_tokens: 10, stream: true, stream_options: { include_usage: true }, logprobs: true });
     let text = '';
+    const logProbs: number[] = [];
     let finish: string | null = null;
     let usage;
     for await (const chunk of stream) {
       text += chunk.choices[0]?.delta.content ?? '';
+      logProbs.push(...(chunk.choices[0]?.logprobs?.content ?? []).map((c) => c.logprob));
       finish = chunk.choices[0]?.finish_reason ?? finish;
       usage = chunk.usage ?? usage;
     }
     expect(text).toBe(hf.tokenizer.decode(expected.tokens, { skipSpecialTokens: true }));
     expect(finish).toBe('length');
+    expect(logProbs).toEqual(expected.logProbs);
     expect(usage?.completion_tokens).toBe(10);
   });
 
