@@ -62,8 +62,13 @@ describe('actorgym serve-policy --policy hf:DIR', () => {
 
       const rollout = await runCli(['rollout', '--agent', 'openai:hf:serve-tiny', '--base-url', server.url, '--api-key', 'tok', '--env', 'babyai', '--episodes', '2', '--horizon', '2', '--max-tokens', '8', '--json']);
       expect(rollout.code, rollout.stderr).toBe(0);
-      const summary = JSON.parse(rollout.stdout) as { episodes: number; aborted?: number };
+      // A random model fails its tasks: the rollout must complete, not succeed.
+      const summary = JSON.parse(rollout.stdout) as { episodes: number; abortedAttempts: number; meanTurns: number; llm: { calls: number; failedCalls: number; completionTokens: number } };
       expect(summary.episodes).toBe(2);
+      expect(summary.abortedAttempts).toBe(0);
+      expect(summary.llm.calls).toBe(2 * summary.meanTurns);
+      expect(summary.llm.failedCalls).toBe(0);
+      expect(summary.llm.completionTokens).toBeLessThanOrEqual(8 * summary.llm.calls);
     } finally {
       expect(await stop(server.child)).toBe(0);
     }
