@@ -9,9 +9,15 @@ import { requestToken, tokenMatches } from '../../transport/wire/auth.ts';
 import { originAllowed } from '../../transport/wire/origin.ts';
 import { answerHealth, type HealthState } from '../listener/health.ts';
 import { ApiError, asApiError, sendError, sendJson } from './api-error.ts';
-import type { ChatCompletion } from './chat-completion.ts';
 import { InFlightRequests } from './in-flight.ts';
-import type { ServedPolicy } from './served-policy.ts';
+
+/** The `POST /v1/chat/completions` handler: the checkpoint's (./chat-completion.ts) or a Hugging Face model's (./hf/). */
+export interface CompletionRoute {
+  answer(req: http.IncomingMessage, res: http.ServerResponse): Promise<void>;
+}
+
+/** Figures `/healthz` and `/readyz` add to their body (the checkpoint's idle sessions, …). */
+export type HealthDetail = () => Readonly<Record<string, number | string | boolean>>;
 
 /** Who may call: `startPolicyServer`'s `token` and `allowOrigins`. */
 export interface PolicyAccess {
@@ -25,8 +31,8 @@ export class PolicyRoutes {
 
   constructor(
     private readonly options: PolicyAccess,
-    private readonly served: ServedPolicy,
-    private readonly completion: ChatCompletion,
+    private readonly detail: HealthDetail,
+    private readonly completion: CompletionRoute,
     private readonly model: object,
   ) {}
 
@@ -44,7 +50,7 @@ export class PolicyRoutes {
   }
 
   private health(): HealthState {
-    return this.#draining ? { ready: false, reason: 'draining' } : { ready: true, detail: { sessions: this.served.sessions } };
+    return this.#draining ? { ready: false, reason: 'draining' } : { ready: true, detail: this.detail() };
   }
 
   private async route(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {

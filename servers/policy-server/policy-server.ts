@@ -32,13 +32,14 @@
  *
  * `startPolicyServer` composes the served policy (./served-policy.ts), the completion route
  * (./chat-completion.ts) and the request gate (./policy-routes.ts); `PolicyHttpServer` is the
- * handle that drains and closes them.
+ * handle that drains and closes them. `listenPolicy` is that gate and handle for any completion
+ * route: a Hugging Face model's server (./hf/hf-policy-server.ts) is built on it.
  */
 import http from 'node:http';
 import { promptFor } from '../../envs/prompt/prompt-for.ts';
 import { listen } from '../listener/listen.ts';
 import { ChatCompletion } from './chat-completion.ts';
-import { PolicyRoutes } from './policy-routes.ts';
+import { PolicyRoutes, type CompletionRoute, type HealthDetail } from './policy-routes.ts';
 import { ServedPolicy, type ServedPolicyOptions } from './served-policy.ts';
 import type { ServedPrompt } from './served-prompt.ts';
 import type { CheckpointAgent } from '../../learner/checkpoint/checkpoint-agent.ts';
@@ -47,26 +48,20 @@ import { DEFAULT_DRAIN_MS, DEFAULT_KEEP_ALIVE_TIMEOUT_MS, DEFAULT_MAX_BODY_BYTES
 
 export { DEFAULT_DRAIN_MS, DEFAULT_KEEP_ALIVE_TIMEOUT_MS, DEFAULT_MAX_BODY_BYTES, DEFAULT_REQUEST_TIMEOUT_MS };
 
-/** Options of `startPolicyServer`; the session and batching limits are `ServedPolicy`'s (./served-policy.ts). */
-export interface PolicyServerOptions extends Pick<ServedPolicyOptions, 'maxSessions' | 'sessionIdleMs' | 'maxBatch' | 'maxQueue' | 'randomSeed'> {
+/** How the server listens and who may call: shared by the checkpoint's and a Hugging Face model's server (./hf/). */
+export interface PolicyListenOptions {
   /** 0 picks a free port. */
   readonly port: number;
   /** Default 127.0.0.1. */
   readonly host?: string;
   /** Require `Authorization: Bearer <token>` on every route. */
   readonly token?: string;
-  /** The checkpoint (`loadCheckpointAgent`); its policy is served with its filter and hidden actions. */
-  readonly agent: Pick<CheckpointAgent, 'policy' | 'config' | 'step'>;
-  /** The env family's prompt template (default `promptFor(agent.config.env)`, as the LLM policy renders it). */
-  readonly prompt?: ServedPrompt;
   /** Browser origins allowed besides the server's own loopback pages (`*` = any); programs send none. */
   readonly allowOrigins?: readonly string[];
   /** On close, running requests get this long to finish before their sockets are closed. Default 10 s. */
   readonly drainMs?: number;
   /** Whole-request and header deadline for receiving a request (ms). Default 30 s. */
   readonly requestTimeoutMs?: number;
-  /** Default `actorgym-<env>-step<N>`. */
-  readonly modelId?: string;
   /** Largest request body (bytes); a bigger one is a 413. Default 4 MiB. */
   readonly maxBodyBytes?: number;
   /** How long an idle keep-alive socket stays open (ms). Default 60 s. */
@@ -75,16 +70,26 @@ export interface PolicyServerOptions extends Pick<ServedPolicyOptions, 'maxSessi
   readonly now?: () => number;
 }
 
-/** A running policy server (`startPolicyServer`). */
-export interface PolicyServer {
+/** Options of `startPolicyServer`; the session and batching limits are `ServedPolicy`'s (./served-policy.ts). */
+export interface PolicyServerOptions extends PolicyListenOptions, Pick<ServedPolicyOptions, 'maxSessions' | 'sessionIdleMs' | 'maxBatch' | 'maxQueue' | 'randomSeed'> {
+  /** The checkpoint (`loadCheckpointAgent`); its policy is served with its filter and hidden actions. */
+  readonly agent: Pick<CheckpointAgent, 'policy' | 'config' | 'step'>;
+  /** The env family's prompt template (default `promptFor(agent.config.env)`, as the LLM policy renders it). */
+  readonly prompt?: ServedPrompt;
+  /** Default `actorgym-<env>-step<N>`. */
+  readonly modelId?: string;
+}
+
+/** A running policy server (`startPolicyServer`, or `startHfPolicyServer` with `S` = HfServedModel). */
+export interface PolicyServer<S = ServedPolicy> {
   /** The port it listens on (the one the OS picked for `port: 0`). */
   readonly port: number;
   /** The OpenAI base URL, `http://host:port/v1`. */
   readonly url: string;
   /** The model every reply names (`options.modelId`, default `actorgym-<env>-step<N>`). */
   readonly modelId: string;
-  /** Sessions and counts (resumed / rebuilt requests). */
-  readonly served: ServedPolicy;
+  /** What answers the completions: the checkpoint's sessions and counts (resumed / rebuilt requests), or the HF model's batch counts. */
+  readonly served: S;
   /** HTTP requests received and not yet answered. */
   readonly inFlight: number;
   /** Stops accepting, lets running requests finish within `drainMs`, then drops connections and frees every session. Idempotent. */
@@ -102,13 +107,28 @@ export interface PolicyServer {
  */
 export async function startPolicyServer(options: PolicyServerOptions): Promise<PolicyServer> {
   const { agent } = options;
-  const host = options.host ?? '127.0.0.1';
   const now = options.now ?? Date.now;
   const modelId = options.modelId ?? `actorgym-${agent.config.env}-step${agent.step}`;
-  const model = { id: modelId, object: 'model', created: Math.floor(now() / 1000), owned_by: 'actorgym' };
   const served = createServedPolicy(options, now);
   const completion = new ChatCompletion({ served, modelId, maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES, now });
-  const routes = new PolicyRoutes(options, served, completion, model);
+  return listenPolicy(options, { served, completion, modelId, detail: () => ({ sessions: served.sessions }) });
+}
+
+/** What a policy server serves: the completion route, its model id, health figures, and what `close` frees. */
+export interface PolicyServing<S extends { close(): void }> {
+  readonly served: S;
+  readonly completion: CompletionRoute;
+  readonly modelId: string;
+  readonly detail: HealthDetail;
+}
+
+/** Puts `serving` behind the request gate (./policy-routes.ts) on a listening HTTP server. */
+export async function listenPolicy<S extends { close(): void }>(options: PolicyListenOptions, serving: PolicyServing<S>): Promise<PolicyServer<S>> {
+  const host = options.host ?? '127.0.0.1';
+  const now = options.now ?? Date.now;
+  const { served, completion, modelId, detail } = serving;
+  const model = { id: modelId, object: 'model', created: Math.floor(now() / 1000), owned_by: 'actorgym' };
+  const routes = new PolicyRoutes(options, detail, completion, model);
   const server = createHttpServer(options, routes);
   const port = await listen(server, options.port, host);
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}/v1`;
@@ -127,7 +147,7 @@ function createServedPolicy(options: PolicyServerOptions, now: () => number): Se
   });
 }
 
-function createHttpServer(options: PolicyServerOptions, routes: PolicyRoutes): http.Server {
+function createHttpServer(options: PolicyListenOptions, routes: PolicyRoutes): http.Server {
   const server = http.createServer((req, res) => routes.handle(req, res));
   server.keepAliveTimeout = options.keepAliveTimeoutMs ?? DEFAULT_KEEP_ALIVE_TIMEOUT_MS;
   // A request must arrive whole within this; a socket that never sends one is closed by it too.
@@ -136,24 +156,24 @@ function createHttpServer(options: PolicyServerOptions, routes: PolicyRoutes): h
   return server;
 }
 
-interface PolicyHttpServerParts {
+interface PolicyHttpServerParts<S extends { close(): void }> {
   readonly server: http.Server;
   readonly routes: PolicyRoutes;
-  readonly served: ServedPolicy;
+  readonly served: S;
   readonly port: number;
   readonly url: string;
   readonly modelId: string;
   readonly drainMs: number;
 }
 
-class PolicyHttpServer implements PolicyServer {
+class PolicyHttpServer<S extends { close(): void }> implements PolicyServer<S> {
   readonly port: number;
   readonly url: string;
   readonly modelId: string;
-  readonly served: ServedPolicy;
+  readonly served: S;
   #closing: Promise<void> | undefined;
 
-  constructor(private readonly parts: PolicyHttpServerParts) {
+  constructor(private readonly parts: PolicyHttpServerParts<S>) {
     ({ port: this.port, url: this.url, modelId: this.modelId, served: this.served } = parts);
   }
 
