@@ -10,6 +10,11 @@
  * the whole conversation, tokenized, whenever the replies' ids are their text's own encoding
  * (forced and SFT replies always; a sampled reply may spell its text with other ids, and those
  * sampled ids are kept, since they are what the model scored).
+ *
+ * A template that rewrites an earlier turn once a new one follows (Qwen3 drops a past reply's
+ * <think> block) renders no extension of what is held. Then the turn appends what the template
+ * writes after the reply (`afterReply`): the ids read are still the model's own, the render of the
+ * whole conversation differs from them by the rewritten part.
  */
 import type { PromptTemplate } from '../../../envs/contract.ts';
 import { nextUserMessage, openingMessages, readReply, type ReadReply, type TurnInput } from '../../llm/llm-policy.ts';
@@ -26,6 +31,8 @@ export class ChatEpisode {
   /** The text the held ids spell. */
   private held = '';
   private note: string | undefined;
+  /** The last reply's stop token text ('' when it was cut by maxNewTokens). */
+  private stopText = '';
 
   constructor(
     private readonly tokenizer: HfTokenizer,
@@ -46,7 +53,8 @@ export class ChatEpisode {
   reply(ids: readonly number[], stopped: boolean): ReadHfReply {
     const content = stopped ? ids.slice(0, -1) : ids;
     const text = this.tokenizer.decode(content);
-    this.held += text + (stopped ? this.tokenizer.decode(ids.slice(-1)) : '');
+    this.stopText = stopped ? this.tokenizer.decode(ids.slice(-1)) : '';
+    this.held += text + this.stopText;
     this.messages.push({ role: 'assistant', content: text });
     const read = readReply(this.prompt, text);
     this.note = read.note;
@@ -56,16 +64,34 @@ export class ChatEpisode {
   /** The ids a later turn appends: the reply's end as the template writes it, the user turn, the generation prompt. */
   next(turn: TurnInput): number[] {
     this.messages.push(nextUserMessage(this.prompt, turn, this.note));
-    const added = this.tokenizer.continueChat(this.held, this.messages, { addGenerationPrompt: true });
-    if (added === undefined) {
-      throw new HfPolicyError(
-        'HF_POLICY_TEMPLATE',
-        `the chat template of ${this.tokenizer.dir} does not extend the conversation held so far at an added token ` +
-          '(it rewrites an earlier turn, or the reply ended with a stop id the template does not write after a reply), so the next turn cannot be appended to the cached tokens',
-      );
-    }
+    const added = this.tokenizer.continueChat(this.held, this.messages, { addGenerationPrompt: true }) ?? this.afterReply();
     this.held += added.text;
     return added.ids;
+  }
+
+  /**
+   * What the template writes between the last reply's content and the next reply: rendered with a
+   * marker in place of that reply's content, the text after the marker, less the stop token the
+   * model already emitted. The cut must sit next to an added token (chat-continuation.ts says why).
+   */
+  private afterReply(): { text: string; ids: number[] } {
+    const marker = '\u0000actorgym-reply\u0000';
+    const last = this.messages.length - 2;
+    const marked = this.messages.map((m, i) => (i === last ? { ...m, content: marker } : m));
+    const render = this.tokenizer.applyChatTemplate(marked, { addGenerationPrompt: true });
+    const at = render.lastIndexOf(marker);
+    let text = at < 0 ? undefined : render.slice(at + marker.length);
+    if (text !== undefined && this.stopText !== '') text = text.startsWith(this.stopText) ? text.slice(this.stopText.length) : undefined;
+    const special = this.tokenizer.stopIds.map((id) => this.tokenizer.decode([id]));
+    const atAddedToken = text !== undefined && (this.stopText !== '' || special.some((s) => text.startsWith(s)));
+    if (text === undefined || !atAddedToken) {
+      throw new HfPolicyError(
+        'HF_POLICY_TEMPLATE',
+        `the chat template of ${this.tokenizer.dir} neither extends the conversation held so far nor writes the reply's end token after a reply, ` +
+          'so the next turn cannot be appended to the cached tokens',
+      );
+    }
+    return { text, ids: this.tokenizer.encode(text, { addSpecialTokens: false }) };
   }
 }
 

@@ -5,7 +5,7 @@
 export type HfPolicyErrorCode =
   /** The episode's next turn (its conversation plus a reply of up to maxNewTokens) would pass the context window. */
   | 'HF_POLICY_CONTEXT_FULL'
-  /** The chat template does not extend the conversation the policy holds (it rewrites an earlier turn), so the next turn cannot be appended. */
+  /** The chat template neither extends the conversation the policy holds nor writes a reply's end token after a reply, so the next turn cannot be appended. */
   | 'HF_POLICY_TEMPLATE'
   /** A later turn of an episode the policy does not hold (never opened at turn 0, or released). */
   | 'HF_POLICY_UNKNOWN_EPISODE'
