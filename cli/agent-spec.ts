@@ -158,6 +158,7 @@ async function resolveHfAgent(dir: string, context: ResolveContext): Promise<Res
     spec: loaded.policy,
     name: loaded.policy.name,
     backend: loaded.backend,
+    usage: () => loaded.policy.usage(),
     agentTimeoutMs: 1_800_000,
     dispose: async () => loaded.dispose(),
   };

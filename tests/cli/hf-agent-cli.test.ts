@@ -27,12 +27,20 @@ describe('--agent hf:DIR', () => {
   it('rolls out BabyAI episodes with a Hugging Face model folder', async () => {
     const r = await runCli(['rollout', '--env', 'babyai', '--agent', `hf:${MODEL}`, '--episodes', '4', '--horizon', '2', '--max-new-tokens', '8', '--backend', 'wasm', '--json']);
     expect(r.code, r.stderr).toBe(0);
-    const summary = JSON.parse(r.stdout) as { agent: string; episodes: number; outcomes: { success: number; failure: number; truncated: number; aborted: number }; results: { turns: number }[] };
+    const summary = JSON.parse(r.stdout) as {
+      agent: string; episodes: number; outcomes: { success: number; failure: number; truncated: number; aborted: number }; results: { turns: number }[];
+      llm: { calls: number; completionTokens: number };
+    };
     expect(summary.agent).toBe('hf:qwen2-tiny-chat');
     expect(summary.episodes).toBe(4);
     expect(summary.outcomes.aborted).toBe(0);
     expect(summary.outcomes.success + summary.outcomes.failure + summary.outcomes.truncated).toBe(4);
     expect(summary.results.every((e) => e.turns >= 1 && e.turns <= 2)).toBe(true);
+    // One decision per turn, each of 1 to 8 tokens.
+    const turns = summary.results.reduce((n, e) => n + e.turns, 0);
+    expect(summary.llm.calls).toBe(turns);
+    expect(summary.llm.completionTokens).toBeGreaterThanOrEqual(turns);
+    expect(summary.llm.completionTokens).toBeLessThanOrEqual(8 * turns);
   });
 
   it('evaluates it with a peft adapter: every turn keeps its tokens, reply and format error', async () => {

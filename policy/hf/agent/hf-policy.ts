@@ -20,6 +20,8 @@
  * ends every episode of that batch `aborted` (it has no per-request failure today).
  */
 import type { PromptTemplate } from '../../../envs/contract.ts';
+import type { LlmUsage } from '../../llm/chat-types.ts';
+import { UsageMeter } from '../../llm/usage-meter.ts';
 import type { ActRequest, Decision, Policy, TokenTrajectory } from '../../policy.ts';
 import type { HfCausalLm } from '../causal-lm.ts';
 import { HfDecodingSession, type Reply, type SessionOptions } from '../session/index.ts';
@@ -69,6 +71,7 @@ export class HfPolicy implements Policy {
   readonly #episodes = new Map<string, Open>();
   readonly #sessionOptions: SessionOptions;
   readonly #decide: { temperature: number; topP: number; maxNewTokens: number; stopIds: readonly number[] };
+  readonly #usage = new UsageMeter();
 
   constructor(private readonly options: HfPolicyOptions) {
     this.name = options.name;
@@ -111,6 +114,29 @@ export class HfPolicy implements Policy {
   }
 
   async act(batch: readonly ActRequest[]): Promise<readonly Decision[]> {
+    for (const _ of batch) this.#usage.attemptStarted();
+    try {
+      const decisions = await this.#act(batch);
+      for (const d of decisions) this.#usage.succeeded({ ...d.usage!, content: d.usage!.reply });
+      return decisions;
+    } catch (error) {
+      for (const _ of batch) this.#usage.failed(0);
+      throw error;
+    } finally {
+      for (const _ of batch) this.#usage.attemptEnded();
+    }
+  }
+
+  /**
+   * Decisions and tokens as an LLM agent counts them (summaries, `--json`, eval's results.tokens):
+   * a call is one request, its prompt the conversation it read, its latency its batch's decode,
+   * `maxInFlight` the largest batch.
+   */
+  usage(): LlmUsage {
+    return this.#usage.usage();
+  }
+
+  async #act(batch: readonly ActRequest[]): Promise<Decision[]> {
     const prepared = batch.map((request) => this.#prepare(request));
     for (const p of prepared) this.#checkContext(p);
     for (const p of prepared) {

@@ -150,8 +150,24 @@ describe.each(CHAT_MODELS)('HfPolicy on %s', (name) => {
     expect(tf.memory().numTensors).toBe(before);
   });
 
-  it.runIf(everything)('refuses a later turn of an episode it never opened', async () => {
+  it.runIf(everything)('refuses a later turn of an episode it never opened, and counts the failed call', async () => {
     const policy = make();
     await expect(policy.act([request('x', 1, 1)])).rejects.toThrow(/HF_POLICY_UNKNOWN_EPISODE: episode x asks for turn 1/);
+    expect(policy.usage()).toMatchObject({ calls: 1, failedCalls: 1, completionTokens: 0 });
+  });
+
+  it.runIf(everything)('counts its decisions and tokens as an LLM agent does', async () => {
+    const policy = make();
+    const decisions = await policy.act([request('a', 0, 1), request('b', 0, 2)]);
+    const opening = tokenizer.encodeChat([{ role: 'user', content: prompt.firstTurn(TURNS[0]!.observation) }], { addGenerationPrompt: true }).length;
+    expect(policy.usage()).toMatchObject({
+      calls: 2,
+      failedCalls: 0,
+      retries: 0,
+      promptTokens: 2 * opening,
+      completionTokens: decisions[0]!.tokenIds!.length + decisions[1]!.tokenIds!.length,
+      maxInFlight: 2,
+    });
+    policy.dispose();
   });
 });
