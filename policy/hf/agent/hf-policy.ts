@@ -24,7 +24,7 @@ import type { LlmUsage } from '../../llm/chat-types.ts';
 import { UsageMeter } from '../../llm/usage-meter.ts';
 import type { ActRequest, Decision, Policy, TokenTrajectory } from '../../policy.ts';
 import type { HfCausalLm } from '../causal-lm.ts';
-import { HfDecodingSession, type Reply, type SessionOptions } from '../session/index.ts';
+import { HfDecodingSession, HfSessionError, type Reply, type SessionOptions } from '../session/index.ts';
 import type { HfTokenizer } from '../tokenizer/index.ts';
 import { ChatEpisode } from './chat-episode.ts';
 import { HfPolicyError } from './hf-policy-error.ts';
@@ -72,6 +72,8 @@ export class HfPolicy implements Policy {
   readonly #sessionOptions: SessionOptions;
   readonly #decide: { temperature: number; topP: number; maxNewTokens: number; stopIds: readonly number[] };
   readonly #usage = new UsageMeter();
+  /** Episodes released while their batch was being decided: closed when it ends. */
+  readonly #closeLater = new Set<string>();
 
   constructor(private readonly options: HfPolicyOptions) {
     this.name = options.name;
@@ -104,6 +106,11 @@ export class HfPolicy implements Policy {
     return this.#session.contextWindow;
   }
 
+  /** Episodes whose caches are held (setModel needs none). */
+  get openEpisodes(): string[] {
+    return this.#session.openEpisodes.filter((id) => !this.#closeLater.has(id));
+  }
+
   /** Swaps in new weights (the trainer, between steps). Refused while an episode is open: its cache came from the old weights. */
   setModel(model: HfCausalLm, version: number): void {
     const open = this.#session.openEpisodes;
@@ -124,6 +131,8 @@ export class HfPolicy implements Policy {
       throw error;
     } finally {
       for (const _ of batch) this.#usage.attemptEnded();
+      for (const id of this.#closeLater) this.#session.close(id);
+      this.#closeLater.clear();
     }
   }
 
@@ -196,12 +205,20 @@ export class HfPolicy implements Policy {
   /**
    * Ends the episode: frees its cache and returns every id of the conversation, mask 1 exactly on
    * the sampled reply ids (each reply's stop id included), their sampling log-probs (0 elsewhere).
+   * An episode released while its batch is being decided (its deadline passed) gets the record so
+   * far; its cache is freed when the batch ends.
    */
   release(episodeId: string): TokenTrajectory | undefined {
     if (!this.#episodes.delete(episodeId)) return undefined;
     if (!this.#session.openEpisodes.includes(episodeId)) return undefined;
     const transcript = this.#session.transcript(episodeId);
-    this.#session.close(episodeId);
+    try {
+      this.#session.close(episodeId);
+    } catch (error) {
+      // The episode ended (its deadline passed) while its batch is being decided.
+      if (!(error instanceof HfSessionError && error.code === 'SESSION_EPISODE_BUSY')) throw error;
+      this.#closeLater.add(episodeId);
+    }
     const mask = new Array<number>(transcript.tokens.length).fill(0);
     const logProbs = new Array<number>(transcript.tokens.length).fill(0);
     for (const reply of transcript.replies) {

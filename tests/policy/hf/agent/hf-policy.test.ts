@@ -140,6 +140,20 @@ describe.each(CHAT_MODELS)('HfPolicy on %s', (name) => {
     policy.dispose();
   });
 
+  it.runIf(everything)('releases an episode whose batch is being decided once the batch ends', async () => {
+    const policy = make();
+    const before = tf.memory().numTensors;
+    const pending = policy.act([request('a', 0, 1), request('b', 0, 2)]);
+    const record = policy.release('a')!;
+    expect(record.mask.every((bit) => bit === 0)).toBe(true);
+    expect(policy.openEpisodes).toEqual(['b']);
+    expect(await pending).toHaveLength(2);
+    policy.release('b');
+    expect(policy.openEpisodes).toEqual([]);
+    expect(tf.memory().numTensors).toBe(before);
+    policy.setModel(model, 1);
+  });
+
   it.runIf(everything)('frees every cache tensor on release and dispose', async () => {
     const policy = make();
     const before = tf.memory().numTensors;
