@@ -1,13 +1,14 @@
 /**
  * What `--agent` accepts, in one list: every command's option and `--help` are generated from
  * `AGENT_SPECS`, and `resolveAgent` turns the text into what the rollout system takes. The heavy
- * parts (TensorFlow.js for a checkpoint, the OpenAI client) load only when such an agent is asked for.
+ * parts (TensorFlow.js for a checkpoint or a Hugging Face model, the OpenAI client) load only when
+ * such an agent is asked for.
  */
 import { InvalidArgumentError } from 'commander';
 import type { AgentSpec } from '../actors/rollout-system.ts';
 import type { LlmUsage } from '../policy/llm/chat-types.ts';
 import type { BackendPreference } from '../policy/backend-preference.ts';
-import type { LlmAgentOptions } from './llm-options.ts';
+import type { HfAgentOptions, LlmAgentOptions } from './llm-options.ts';
 
 export interface AgentSpecForm {
   /** As typed after --agent; DIR and MODEL are placeholders. */
@@ -21,9 +22,10 @@ export const AGENT_SPECS: readonly AgentSpecForm[] = [
   { form: 'oracle', description: "the env's scripted solver (envs that have one: `actorgym envs --json`, field oracle)" },
   { form: 'checkpoint:DIR', description: 'a trained transformer: a run directory (`train --out`, `sft --out`) or its checkpoint/' },
   { form: 'openai:MODEL', description: 'a chat model behind an OpenAI-compatible endpoint (--base-url; `actorgym serve-policy` serves a checkpoint as one)' },
+  { form: 'hf:DIR', description: 'a Hugging Face model folder (Qwen2/Qwen2.5, Qwen3, Llama 3: config.json, safetensors, tokenizer.json, chat template) run here on TF.js; --adapter DIR adds a peft LoRA adapter' },
 ];
 
-/** "random, oracle, checkpoint:DIR, openai:MODEL", for error messages. */
+/** "random, oracle, checkpoint:DIR, openai:MODEL, hf:DIR", for error messages. */
 export const AGENT_FORMS = AGENT_SPECS.map((spec) => spec.form).join(', ');
 
 /** The `--agent` option's description. */
@@ -46,8 +48,10 @@ export interface ResolveContext {
   /** The env the agent acts in (chooses an LLM's prompt). */
   readonly env?: string;
   readonly llm?: LlmAgentOptions;
+  /** An hf:DIR agent's adapter and sampling (`--adapter`, `--max-new-tokens`, `--top-p`). */
+  readonly hf?: HfAgentOptions;
   readonly backend?: BackendPreference;
-  /** A checkpoint agent's sampling temperature (default: the run's evaluation temperature). */
+  /** A checkpoint or hf: agent's sampling temperature (checkpoint default: the run's evaluation temperature; hf: 1). */
   readonly temperature?: number;
 }
 
@@ -68,7 +72,7 @@ export interface ResolvedAgent {
    */
   readonly watchFatal?: (stop: (error: Error) => void) => void;
   readonly fatalError?: () => Error | undefined;
-  /** A checkpoint's tfjs backend. */
+  /** A checkpoint's or hf: model's tfjs backend. */
   readonly backend?: string;
   /** The env a checkpoint was trained on. */
   readonly env?: string;
@@ -78,10 +82,15 @@ export interface ResolvedAgent {
 /**
  * Turns `--agent` into what the rollout system takes. `checkpoint:DIR` loads a trained agent
  * (a run directory or its checkpoint/), on the best available tfjs backend; `openai:MODEL` is a
- * chat model behind an OpenAI-compatible endpoint (cli/llm-options.ts).
+ * chat model behind an OpenAI-compatible endpoint (cli/llm-options.ts); `hf:DIR` a Hugging Face
+ * model folder run here (policy/hf/agent/).
  */
 export async function resolveAgent(text: string, context: ResolveContext = {}): Promise<ResolvedAgent> {
+  if (context.hf?.adapter !== undefined && !text.startsWith('hf:')) {
+    throw new Error(`--adapter ${context.hf.adapter} is a LoRA adapter of a Hugging Face model: it needs --agent hf:DIR, not --agent ${text}`);
+  }
   if (text === 'random' || text === 'oracle') return { spec: text, name: text, dispose: async () => {} };
+  if (text.startsWith('hf:')) return resolveHfAgent(text.slice('hf:'.length), context);
   if (text.startsWith('checkpoint:')) {
     const dir = text.slice('checkpoint:'.length);
     if (dir === '') throw new Error('checkpoint agent needs a directory: --agent checkpoint:DIR');
@@ -122,4 +131,35 @@ export async function resolveAgent(text: string, context: ResolveContext = {}): 
     };
   }
   throw new Error(`unknown agent "${text}"; known agents: ${AGENT_FORMS}`);
+}
+
+/**
+ * `hf:DIR`: the model folder (and `--adapter`) loaded as an HfPolicy with the env's prompt. The
+ * decision deadline is a backstop only: a CPU model decodes a batch of long prompts in minutes.
+ */
+async function resolveHfAgent(dir: string, context: ResolveContext): Promise<ResolvedAgent> {
+  if (dir === '') throw new Error('an hf agent needs a model folder: --agent hf:DIR');
+  if (context.env === undefined) throw new Error('an hf: agent needs --env (its prompt depends on the env)');
+  const [{ loadHfPolicy }, { promptFor }] = await Promise.all([import('../policy/hf/agent/load-hf-policy.ts'), import('../envs/prompt/prompt-for.ts')]);
+  const envId = context.env;
+  const hf = context.hf ?? {};
+  const loaded = await loadHfPolicy(
+    { dir, ...(hf.adapter !== undefined ? { adapter: hf.adapter } : {}) },
+    {
+      env: { prompt: (options) => promptFor(envId, options) },
+      ...(context.llm?.listActions ? { promptOptions: { listActions: true } } : {}),
+      ...(context.backend ? { backend: context.backend } : {}),
+      ...(context.temperature !== undefined ? { temperature: context.temperature } : {}),
+      ...(hf.topP !== undefined ? { topP: hf.topP } : {}),
+      ...(hf.maxNewTokens !== undefined ? { maxNewTokens: hf.maxNewTokens } : {}),
+    },
+  );
+  return {
+    spec: loaded.policy,
+    name: loaded.policy.name,
+    backend: loaded.backend,
+    usage: () => loaded.policy.usage(),
+    agentTimeoutMs: 1_800_000,
+    dispose: async () => loaded.dispose(),
+  };
 }

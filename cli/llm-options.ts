@@ -1,7 +1,7 @@
 /**
- * The flags of an `openai:MODEL` agent, shared by every command that takes `--agent`
- * (rollout, eval). The API key is read here and handed to the client; it is never printed,
- * not even as a default in `--help`.
+ * The flags of an `openai:MODEL` agent and of an `hf:DIR` agent, shared by every command that
+ * takes `--agent` (rollout, eval, collect). The API key is read here and handed to the client; it
+ * is never printed, not even as a default in `--help`.
  */
 import { InvalidArgumentError, type Command } from 'commander';
 import type { CreateLlmPolicyOptions } from '../policy/llm/create-llm-policy.ts';
@@ -39,12 +39,48 @@ function seconds(text: string): number {
   return value;
 }
 
-/** Adds the LLM agent's flags. `--temperature` also sets a checkpoint agent's sampling temperature. */
+function topP(text: string): number {
+  const value = Number(text);
+  if (!(text.trim() !== '' && Number.isFinite(value) && value > 0 && value <= 1)) throw new InvalidArgumentError(`--top-p must be a number in (0, 1], got "${text}"`);
+  return value;
+}
+
+/** What `addHfAgentOptions` parses. */
+export interface HfAgentFlags {
+  adapter?: string;
+  maxNewTokens?: number;
+  topP?: number;
+}
+
+/** What an `hf:DIR` agent is loaded with (cli/agent-spec.ts). */
+export interface HfAgentOptions {
+  readonly adapter?: string;
+  readonly maxNewTokens?: number;
+  readonly topP?: number;
+}
+
+/** Adds the `hf:DIR` agent's flags (its temperature is `--temperature`, from `addLlmOptions`). */
+export function addHfAgentOptions(command: Command): Command {
+  return command
+    .option('--adapter <dir>', 'a peft LoRA adapter folder (adapter_config.json, adapter_model.safetensors) for an hf:DIR agent\'s model')
+    .option('--max-new-tokens <n>', 'most tokens of one reply of an hf:DIR agent (default 256); a reply cut there is parsed as it is', positiveInt('--max-new-tokens'))
+    .option('--top-p <p>', 'nucleus sampling mass of an hf:DIR agent (default 1)', topP);
+}
+
+export function hfAgentOptionsFrom(flags: HfAgentFlags): HfAgentOptions {
+  return {
+    ...(flags.adapter !== undefined ? { adapter: flags.adapter } : {}),
+    ...(flags.maxNewTokens !== undefined ? { maxNewTokens: flags.maxNewTokens } : {}),
+    ...(flags.topP !== undefined ? { topP: flags.topP } : {}),
+  };
+}
+
+/** Adds the LLM agent's flags. `--temperature` also sets a checkpoint or hf: agent's sampling temperature. */
 export function addLlmOptions(command: Command): Command {
   return command
     .option('--base-url <url>', `OpenAI-compatible endpoint of an openai:MODEL agent (default: OPENAI_BASE_URL, else ${DEFAULT_BASE_URL})`)
     .option('--api-key <key>', 'API key of the endpoint (default: OPENAI_API_KEY); never printed or logged')
-    .option('--temperature <t>', 'sampling temperature, 0 = greedy (openai: default the server\'s; checkpoint: the run\'s evaluation temperature)', temperature)
+    .option('--temperature <t>', 'sampling temperature, 0 = greedy (openai: default the server\'s; checkpoint: the run\'s evaluation temperature; hf: 1)', temperature)
     .option('--max-tokens <n>', 'completion tokens per LLM turn (default 1024; 0 = send no limit)', nonNegativeInt('--max-tokens'))
     .option('--llm-concurrency <n>', 'LLM requests in flight across all episodes', positiveInt('--llm-concurrency'), 16)
     .option('--llm-timeout <s>', 'deadline of one LLM call, seconds', seconds, 120)

@@ -8,7 +8,7 @@ import type { RunEvent } from '../../streams/events.ts';
 import { resolveAgent } from '../agent-spec.ts';
 import { closeRemote } from '../close-remote.ts';
 import { INTERRUPTED_EXIT_CODE, onInterrupt } from '../interrupt.ts';
-import { llmOptionsFrom } from '../llm-options.ts';
+import { hfAgentOptionsFrom, llmOptionsFrom } from '../llm-options.ts';
 import { percent, printJson } from '../output.ts';
 import { showRunProgress } from '../progress.ts';
 import { resolveCommandEnv } from '../remote-options.ts';
@@ -26,7 +26,7 @@ export async function runCollect(options: CollectOptions): Promise<void> {
     throw new Error(`--episodes ${options.episodes} is past the ${splitSize} tasks of the ${options.split} split of ${options.env}; give --episodes ${splitSize} or less (--samples runs each task more than once)`);
   }
   const agent = await resolveAgent(options.agent, {
-    env: options.env, llm: llmOptionsFrom(options), backend: options.backend,
+    env: options.env, llm: llmOptionsFrom(options), hf: hfAgentOptionsFrom(options), backend: options.backend,
     ...(options.temperature !== undefined ? { temperature: options.temperature } : {}),
   });
   const total = (options.episodes ?? env.tasks(options.split).length) * options.samples;

@@ -8,11 +8,11 @@ import { DEMO_FORMATS, type DemoFileFormat } from '../../demos/demo-records.ts';
 import type { Split } from '../../envs/contract.ts';
 import { BACKEND_PREFERENCES, type BackendPreference } from '../../policy/backend-preference.ts';
 import { agentHelpText, agentOptionDescription, parseAgentSpec } from '../agent-spec.ts';
-import { addLlmOptions, type LlmFlags } from '../llm-options.ts';
+import { addHfAgentOptions, addLlmOptions, type HfAgentFlags, type LlmFlags } from '../llm-options.ts';
 import { nonNegativeInt, positiveInt } from '../output.ts';
 import { addRemoteOptions, type RemoteFlags } from '../remote-options.ts';
 
-export interface CollectOptions extends LlmFlags, RemoteFlags {
+export interface CollectOptions extends LlmFlags, HfAgentFlags, RemoteFlags {
   env: string;
   agent: string;
   split: Split;
@@ -64,9 +64,10 @@ export function registerCollect(program: Command): void {
     .option('--token <token>', 'bearer token for --remote (or ACTORGYM_TOKEN)')
     .option('--max-retries <n>', 'retries of an episode aborted by infrastructure', nonNegativeInt('--max-retries'), 1)
     .option('--env-timeout <ms>', 'deadline of each env call', positiveInt('--env-timeout'), 30_000)
-    .addOption(new Option('--backend <backend>', 'tfjs backend of a checkpoint agent').choices(BACKEND_PREFERENCES as string[]).default('auto'))
+    .addOption(new Option('--backend <backend>', 'tfjs backend of a checkpoint or hf: agent').choices(BACKEND_PREFERENCES as string[]).default('auto'))
     .option('--json', 'print one JSON object with the counts on stdout')
     .addHelpText('after', `${EXAMPLES}\n${agentHelpText()}`);
   addRemoteOptions(command);
+  addHfAgentOptions(command);
   addLlmOptions(command).action(async (options: CollectOptions) => (await import('./collect-action.ts')).runCollect(options));
 }

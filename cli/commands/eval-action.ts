@@ -5,7 +5,7 @@ import { AGENT_FORMS, resolveAgent } from '../agent-spec.ts';
 import { closeRemote } from '../close-remote.ts';
 import { printEvalSummary } from '../eval-summary.ts';
 import { INTERRUPTED_EXIT_CODE, onInterrupt } from '../interrupt.ts';
-import { llmOptionsFrom } from '../llm-options.ts';
+import { hfAgentOptionsFrom, llmOptionsFrom } from '../llm-options.ts';
 import { enforceMaxAborted } from '../max-aborted.ts';
 import { printJson } from '../output.ts';
 import { showRunProgress } from '../progress.ts';
@@ -20,7 +20,7 @@ export async function runEval(options: EvalOptions): Promise<void> {
   if (options.env === undefined && !agentText.startsWith('checkpoint:')) throw new Error('give --env (only a checkpoint agent knows its own env)');
   const agent = await resolveAgent(agentText, {
     ...(options.env !== undefined ? { env: options.env } : {}),
-    llm: llmOptionsFrom(options),
+    llm: llmOptionsFrom(options), hf: hfAgentOptionsFrom(options),
     backend: options.backend,
     ...(options.temperature !== undefined ? { temperature: options.temperature } : {}),
   });

@@ -9,10 +9,10 @@ import { BACKEND_PREFERENCES, type BackendPreference } from '../../policy/backen
 import { agentHelpText, agentOptionDescription, parseAgentSpec } from '../agent-spec.ts';
 import { addMaxAbortedOption } from '../max-aborted.ts';
 import { addRemoteOptions, type RemoteFlags } from '../remote-options.ts';
-import { addLlmOptions, type LlmFlags } from '../llm-options.ts';
+import { addHfAgentOptions, addLlmOptions, type HfAgentFlags, type LlmFlags } from '../llm-options.ts';
 import { nonNegativeInt, positiveInt } from '../output.ts';
 
-export interface EvalOptions extends LlmFlags, RemoteFlags {
+export interface EvalOptions extends LlmFlags, HfAgentFlags, RemoteFlags {
   agent?: string;
   checkpoint?: string;
   env?: string;
@@ -53,7 +53,7 @@ export function registerEval(program: Command): void {
     .option('--concurrency <n>', 'episodes running at once', positiveInt('--concurrency'), 32)
     .option('--max-retries <n>', 'retries of a (task, sample) aborted by infrastructure; one still aborted is missing (never a failure), and re-running the command retries it', nonNegativeInt('--max-retries'), 2)
     .option('--env-timeout <ms>', 'deadline of each env call, the remote connection\'s start-up calls included', positiveInt('--env-timeout'), 30_000)
-    .addOption(new Option('--backend <backend>', 'tfjs backend of a checkpoint agent').choices(BACKEND_PREFERENCES as string[]).default('auto'))
+    .addOption(new Option('--backend <backend>', 'tfjs backend of a checkpoint or hf: agent').choices(BACKEND_PREFERENCES as string[]).default('auto'))
     .option('--token <token>', 'bearer token for --remote (or ACTORGYM_TOKEN)')
     .option('--screenshots', 'web env only: keep a JPEG of the page at every turn in <out>/screenshots/<episode>/, shown by `actorgym dashboard --run <out>`')
     .option('--json', 'print the results.json object on stdout')
@@ -63,5 +63,6 @@ finished is in episodes.jsonl and results.json, and the command exits 130. Re-ru
 command continues it. A second Ctrl-C quits at once.\n`);
   addRemoteOptions(command);
   addMaxAbortedOption(command, '(task, sample) pairs');
+  addHfAgentOptions(command);
   addLlmOptions(command).action(async (options: EvalOptions) => (await import('./eval-action.ts')).runEval(options));
 }

@@ -5,7 +5,7 @@ import { closeRemote } from '../close-remote.ts';
 import { checkEpisodesAgainstSplit } from '../episodes-past-split.ts';
 import { serveEventsPort } from '../events-port.ts';
 import { INTERRUPTED_EXIT_CODE, onInterrupt } from '../interrupt.ts';
-import { llmOptionsFrom } from '../llm-options.ts';
+import { hfAgentOptionsFrom, llmOptionsFrom } from '../llm-options.ts';
 import { enforceMaxAborted, reasonList } from '../max-aborted.ts';
 import { printJson } from '../output.ts';
 import { showRunProgress } from '../progress.ts';
@@ -29,7 +29,7 @@ export async function runRollout(options: RolloutOptions): Promise<void> {
   }
   const agent = await resolveAgent(options.agent, {
     env: options.env,
-    llm: llmOptionsFrom(options),
+    llm: llmOptionsFrom(options), hf: hfAgentOptionsFrom(options),
     backend: options.backend,
     ...(options.temperature !== undefined ? { temperature: options.temperature } : {}),
   });

@@ -5,14 +5,14 @@
 import { Option, type Command } from 'commander';
 import type { Split } from '../../envs/contract.ts';
 import { agentHelpText, agentOptionDescription, parseAgentSpec } from '../agent-spec.ts';
-import { addLlmOptions, type LlmFlags } from '../llm-options.ts';
+import { addHfAgentOptions, addLlmOptions, type HfAgentFlags, type LlmFlags } from '../llm-options.ts';
 import { BACKEND_PREFERENCES, type BackendPreference } from '../../policy/backend-preference.ts';
 import { nonNegativeInt, port, positiveInt } from '../output.ts';
 import { addMaxAbortedOption } from '../max-aborted.ts';
 import { addRemoteOptions, type RemoteFlags } from '../remote-options.ts';
 import { addEventsPortOptions, type EventsPortFlags } from '../events-port.ts';
 
-export interface RolloutOptions extends LlmFlags, EventsPortFlags, RemoteFlags {
+export interface RolloutOptions extends LlmFlags, HfAgentFlags, EventsPortFlags, RemoteFlags {
   env: string;
   agent: string;
   split: Split;
@@ -48,7 +48,7 @@ export function registerRollout(program: Command): void {
     .option('--events-port <port>', 'serve the live event stream over WebSocket on this port', port)
     .option('--max-retries <n>', 'retries of an episode aborted by infrastructure', nonNegativeInt('--max-retries'), 1)
     .option('--env-timeout <ms>', 'deadline of each env call, the remote connection\'s start-up calls included', positiveInt('--env-timeout'), 30_000)
-    .addOption(new Option('--backend <backend>', 'tfjs backend of a checkpoint agent').choices(BACKEND_PREFERENCES as string[]).default('auto'))
+    .addOption(new Option('--backend <backend>', 'tfjs backend of a checkpoint or hf: agent').choices(BACKEND_PREFERENCES as string[]).default('auto'))
     .option('--json', 'print one JSON object with the summary on stdout (with `llm` usage for an openai: agent, `servers` for --remote)')
     .addHelpText('after', `${agentHelpText()}
 Ctrl-C stops the run: no new episodes start, running ones end as aborted, the summary of what
@@ -56,5 +56,6 @@ finished is printed and the command exits 130. A second Ctrl-C quits at once.\n`
   addRemoteOptions(command);
   addMaxAbortedOption(command);
   addEventsPortOptions(command);
+  addHfAgentOptions(command);
   addLlmOptions(command).action(async (options: RolloutOptions) => (await import('./rollout-action.ts')).runRollout(options));
 }

@@ -3,7 +3,7 @@ import type { ChatClient } from './chat-client.ts';
 import type { ChatMessage, ChatReply, ChatRequest, LlmUsage } from './chat-types.ts';
 import { LlmError, type LlmErrorCode } from './llm-error.ts';
 import { condensePast, trimHistory, type HistoryOptions } from './history.ts';
-import type { PromptTemplate } from '../../envs/contract.ts';
+import type { FormatError, PromptTemplate } from '../../envs/contract.ts';
 
 /**
  * Options of `new LlmPolicy`: its chat client, the env family's prompt template, and how much of
@@ -22,6 +22,40 @@ export interface LlmPolicyOptions {
   readonly history?: HistoryOptions;
   /** Send the episode's seed with each request (default true), so a server that honours it replays. */
   readonly sendSeed?: boolean;
+}
+
+// ---------------------------------------------------------------- the conversation, shared with policy/hf/agent/
+
+/** What a turn's user message is built from (an `ActRequest` is one). */
+export interface TurnInput {
+  readonly observation: string;
+  readonly availableActions?: readonly string[] | undefined;
+}
+
+/** The messages that open an episode: the prompt's system message when it has one, then the first user turn. */
+export function openingMessages(prompt: PromptTemplate, turn: TurnInput): ChatMessage[] {
+  const first: ChatMessage = { role: 'user', content: prompt.firstTurn(turn.observation, turn.availableActions) };
+  return prompt.system !== undefined ? [{ role: 'system', content: prompt.system }, first] : [first];
+}
+
+/** A later user turn; `note` (the last reply's format error) is told before the observation. */
+export function nextUserMessage(prompt: PromptTemplate, turn: TurnInput, note: string | undefined): ChatMessage {
+  return { role: 'user', content: prompt.nextTurn(turn.observation, turn.availableActions, note) };
+}
+
+/** A reply read by the env's rules. */
+export interface ReadReply {
+  /** What the env is sent: the parsed action, or for an unparsable reply an action the env rejects (the turn counts). */
+  readonly action: string;
+  readonly formatError?: FormatError;
+  /** What the model is told on its next turn (the format error's message). */
+  readonly note?: string;
+}
+
+/** Reads a model's reply by the env family's rules (`PromptTemplate.parseReply`). */
+export function readReply(prompt: PromptTemplate, reply: string): ReadReply {
+  const parsed = prompt.parseReply(reply);
+  return parsed.ok ? { action: parsed.action } : { action: parsed.envAction, formatError: parsed.error, note: parsed.message };
 }
 
 const FATAL: ReadonlySet<LlmErrorCode> = new Set(['LLM_REJECTED', 'LLM_REPLAY_MISMATCH', 'LLM_REPLAY_MISSING']);
@@ -69,11 +103,10 @@ export class LlmPolicy implements Policy {
     const { prompt, client } = this.options;
     let conversation = this.#conversations.get(request.episodeId);
     if (conversation === undefined || request.turn === 0) {
-      conversation = { messages: prompt.system !== undefined ? [{ role: 'system', content: prompt.system }] : [], note: undefined };
+      conversation = { messages: openingMessages(prompt, request), note: undefined };
       this.#conversations.set(request.episodeId, conversation);
-      conversation.messages.push({ role: 'user', content: prompt.firstTurn(request.observation, request.availableActions) });
     } else {
-      conversation.messages.push({ role: 'user', content: prompt.nextTurn(request.observation, request.availableActions, conversation.note) });
+      conversation.messages.push(nextUserMessage(prompt, request, conversation.note));
     }
     const key = { episodeId: request.episodeId, turn: request.turn };
     let reply: ChatReply;
@@ -87,17 +120,17 @@ export class LlmPolicy implements Policy {
       throw error;
     }
     conversation.messages.push({ role: 'assistant', content: reply.content });
-    const parsed = prompt.parseReply(reply.content);
-    conversation.note = parsed.ok ? undefined : parsed.message;
+    const read = readReply(prompt, reply.content);
+    conversation.note = read.note;
     const usage = {
       promptTokens: reply.promptTokens,
       completionTokens: reply.completionTokens,
       latencyMs: reply.latencyMs,
       retries: reply.retries,
       reply: reply.content,
-      ...(parsed.ok ? {} : { formatError: parsed.error }),
+      ...(read.formatError !== undefined ? { formatError: read.formatError } : {}),
     };
-    return { action: parsed.ok ? parsed.action : parsed.envAction, usage };
+    return { action: read.action, usage };
   }
 
   #request(request: ActRequest, messages: readonly ChatMessage[]): ChatRequest {
