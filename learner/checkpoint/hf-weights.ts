@@ -1,0 +1,97 @@
+/**
+ * A Hugging Face model's weights by their transformers names, between the model's structure
+ * (policy/hf/causal-lm.ts), a name → tensor record and a safetensors file.
+ *
+ * In memory, tensors keep the layout loadHfModel gives the model: projections [in, out], the tied
+ * embedding as the [hidden, vocab] output head (tensor-names.ts: `transpose`). On disk they are in
+ * transformers' layout ([out, in]), so the file is a `model.safetensors` transformers loads.
+ */
+import * as tf from '@tensorflow/tfjs-core';
+import type { CausalLmWeights } from '../../policy/hf/causal-lm.ts';
+import type { HfModelConfig } from '../../policy/hf/config.ts';
+import type { LinearWeights } from '../../policy/hf/linear.ts';
+import { transposed } from '../../policy/hf/lora/transpose.ts';
+import type { FloatDtype } from '../../policy/hf/safetensors/dtypes.ts';
+import { SafetensorsFile } from '../../policy/hf/safetensors/safetensors-file.ts';
+import { encodeSafetensors, type Float32Tensor } from '../../policy/hf/safetensors/write-safetensors.ts';
+import { expectedTensors, isIgnorableTensor, layerPrefix } from '../../policy/hf/tensor-names.ts';
+
+/** Every weight of a model by its transformers name (the tensors themselves, not copies). */
+export function namedWeights(config: HfModelConfig, weights: CausalLmWeights): Record<string, tf.Tensor> {
+  const out: Record<string, tf.Tensor> = {};
+  const linear = (name: string, w: LinearWeights): void => {
+    if (w.lora !== undefined) throw new Error(`${name}: has a LoRA adapter attached; merge it (policy/hf/lora/merge-lora.ts) or name the base weights`);
+    out[`${name}.weight`] = w.weight;
+    if (w.bias !== undefined) out[`${name}.bias`] = w.bias;
+  };
+  out['model.embed_tokens.weight'] = config.tieWordEmbeddings ? weights.lmHead : weights.embedTokens!;
+  weights.layers.forEach((l, i) => {
+    const p = layerPrefix(i);
+    out[`${p}.input_layernorm.weight`] = l.inputNorm;
+    linear(`${p}.self_attn.q_proj`, l.attention.q);
+    linear(`${p}.self_attn.k_proj`, l.attention.k);
+    linear(`${p}.self_attn.v_proj`, l.attention.v);
+    linear(`${p}.self_attn.o_proj`, l.attention.o);
+    if (l.attention.qNorm !== undefined) out[`${p}.self_attn.q_norm.weight`] = l.attention.qNorm;
+    if (l.attention.kNorm !== undefined) out[`${p}.self_attn.k_norm.weight`] = l.attention.kNorm;
+    out[`${p}.post_attention_layernorm.weight`] = l.postAttentionNorm;
+    linear(`${p}.mlp.gate_proj`, l.mlp.gate);
+    linear(`${p}.mlp.up_proj`, l.mlp.up);
+    linear(`${p}.mlp.down_proj`, l.mlp.down);
+  });
+  out['model.norm.weight'] = weights.finalNorm;
+  if (!config.tieWordEmbeddings) out['lm_head.weight'] = weights.lmHead;
+  return out;
+}
+
+const shapeText = (shape: readonly number[]): string => `[${shape.join(', ')}]`;
+
+/**
+ * The weights as a safetensors file in transformers' names and layout, stored as `dtype`. Every
+ * tensor the config implies must be there with its shape, and nothing else.
+ */
+export async function encodeNamedWeights(config: HfModelConfig, named: Readonly<Record<string, tf.Tensor>>, dtype: FloatDtype = 'F32'): Promise<Uint8Array> {
+  const expected = expectedTensors(config);
+  const wanted = new Set(expected.map((t) => t.name));
+  for (const name of Object.keys(named)) {
+    if (!wanted.has(name)) throw new Error(`weights: ${name} is not part of a ${config.architecture} model with this config`);
+  }
+  const tensors: Float32Tensor[] = [];
+  for (const t of expected) {
+    const tensor = named[t.name];
+    if (tensor === undefined) throw new Error(`weights: ${t.name} is missing`);
+    const inMemory = t.transpose ? [t.shape[1]!, t.shape[0]!] : t.shape;
+    if (shapeText(tensor.shape) !== shapeText(inMemory)) throw new Error(`weights: ${t.name} has shape ${shapeText(tensor.shape)}, expected ${shapeText(inMemory)}`);
+    const data = (await tensor.data()) as Float32Array;
+    tensors.push({ name: t.name, shape: t.shape, data: t.transpose ? transposed(data, inMemory[0]!, inMemory[1]!) : data, dtype });
+  }
+  return encodeSafetensors(tensors, { format: 'pt' });
+}
+
+/** Reads a model.safetensors of this config into the in-memory layout; errors name the file and the tensor. */
+export async function readNamedWeights(file: string, config: HfModelConfig): Promise<Record<string, tf.Tensor>> {
+  const st = await SafetensorsFile.open(file);
+  const out: Record<string, tf.Tensor> = {};
+  try {
+    const expected = expectedTensors(config);
+    const wanted = new Set(expected.map((t) => t.name));
+    for (const name of st.tensorNames) {
+      if (!wanted.has(name) && !isIgnorableTensor(name, config)) throw new Error(`${file}: ${name} is not part of a ${config.architecture} model with this config.json`);
+    }
+    for (const t of expected) {
+      if (!st.tensorNames.includes(t.name)) throw new Error(`${file}: ${t.name} is missing`);
+      const got = st.entry(t.name).shape;
+      if (shapeText(got) !== shapeText(t.shape)) throw new Error(`${file}: ${t.name} has shape ${shapeText(got)}, config.json implies ${shapeText(t.shape)}`);
+    }
+    for (const t of expected) {
+      const data = await st.readFloat32(t.name);
+      out[t.name] = t.transpose ? tf.tensor2d(transposed(data, t.shape[0]!, t.shape[1]!), [t.shape[1]!, t.shape[0]!]) : tf.tensor(data, [...t.shape]);
+    }
+  } catch (e) {
+    tf.dispose(Object.values(out));
+    throw e;
+  } finally {
+    await st.close();
+  }
+  return out;
+}
