@@ -4,7 +4,8 @@
  * blob, and a way to damage a file while keeping the manifest consistent.
  */
 import { createHash } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as tf from '@tensorflow/tfjs-core';
@@ -75,4 +76,25 @@ export function rewriteListed(dir: string, name: string, bytes: Uint8Array | str
 /** Every value of each adapter pair, A then B, for exact comparison. */
 export function adapterValues(adapters: LoraAdapters): Record<string, Float32Array> {
   return Object.fromEntries(adapters.pairs.flatMap((p) => [[`${p.module.path}.A`, p.a.dataSync() as Float32Array], [`${p.module.path}.B`, p.b.dataSync() as Float32Array]]));
+}
+
+/**
+ * The first Python that imports torch, transformers, safetensors and peft, or why none does:
+ * $ACTORGYM_PYTHON alone when set (so a CI misconfiguration is not papered over), else
+ * /tmp/hfvenv/bin/python, else python3 (as tests/policy/hf/lora-peft-live.test.ts looks).
+ */
+export function findPeftPython(): { python?: string; reason: string } {
+  const chosen = process.env['ACTORGYM_PYTHON'];
+  const candidates = chosen !== undefined && chosen !== '' ? [chosen] : ['/tmp/hfvenv/bin/python', 'python3'];
+  const tried: string[] = [];
+  for (const python of candidates) {
+    if (python.includes('/') && !existsSync(python)) {
+      tried.push(`${python} (not found)`);
+      continue;
+    }
+    const probe = spawnSync(python, ['-c', 'import torch, transformers, safetensors, peft'], { encoding: 'utf8', timeout: 120_000 });
+    if (probe.status === 0) return { python, reason: '' };
+    tried.push(`${python} (${(probe.error?.message ?? probe.stderr.trim().split('\n').pop() ?? 'failed').slice(0, 120)})`);
+  }
+  return { reason: `no Python with torch, transformers, safetensors and peft: tried ${tried.join('; ')}. Set ACTORGYM_PYTHON to a venv python that has them.` };
 }
