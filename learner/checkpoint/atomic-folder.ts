@@ -9,7 +9,8 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 
-export type FolderSource = Uint8Array | { readonly copyFrom: string };
+/** A file's contents: bytes, a file to copy, or a function that writes the file itself (to stream a large one). */
+export type FolderSource = Uint8Array | { readonly copyFrom: string } | { readonly writeTo: (file: string) => Promise<void> };
 
 export class OutExistsError extends Error {
   override readonly name = 'OutExistsError';
@@ -27,9 +28,8 @@ export async function occupied(target: string): Promise<boolean> {
 }
 
 async function writeSynced(file: string, source: FolderSource): Promise<void> {
-  if (!(source instanceof Uint8Array)) {
-    await fs.copyFile(source.copyFrom, file);
-  }
+  if ('copyFrom' in source) await fs.copyFile(source.copyFrom, file);
+  else if ('writeTo' in source) await source.writeTo(file);
   const handle = await fs.open(file, source instanceof Uint8Array ? 'w' : 'r+');
   try {
     if (source instanceof Uint8Array) await handle.writeFile(source);

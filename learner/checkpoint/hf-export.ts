@@ -23,7 +23,7 @@ import { exists } from './verified-files.ts';
 import { CheckpointError } from './format.ts';
 import { encodePeftAdapter } from './hf-adapter-files.ts';
 import { disposeHfCheckpoint, readHfCheckpoint, type HfCheckpoint } from './hf-read.ts';
-import { encodeNamedWeights, namedWeights } from './hf-weights.ts';
+import { namedWeights, writeNamedWeights } from './hf-weights.ts';
 import { OutExistsError, occupied, writeFolderAtomically, type FolderSource } from './atomic-folder.ts';
 
 export const EXPORT_FORMATS = ['peft', 'merged'] as const;
@@ -81,20 +81,27 @@ async function peftFiles(ckpt: HfCheckpoint, options: ExportOptions, dtype: Expo
   return [[ADAPTER_CONFIG_FILE, files[ADAPTER_CONFIG_FILE]], [ADAPTER_WEIGHTS_FILE, files[ADAPTER_WEIGHTS_FILE]]];
 }
 
-/** model.safetensors of the merged model: the base with the adapters merged in, or the full run's weights. */
-async function mergedWeights(ckpt: HfCheckpoint, dtype: ExportDtype): Promise<Uint8Array> {
+/**
+ * model.safetensors of the merged model: the base with the adapters merged in, or the full run's
+ * weights, streamed tensor by tensor. `dispose` frees the base and the merged tensors after writing.
+ */
+async function mergedWeights(ckpt: HfCheckpoint, dtype: ExportDtype): Promise<{ source: FolderSource; dispose: () => void }> {
   const { data, config } = ckpt;
-  if (data.weights !== undefined) return encodeNamedWeights(config, data.weights, SAFETENSORS_DTYPE[dtype]);
+  const write = (named: Readonly<Record<string, tf.Tensor>>): FolderSource => ({ writeTo: (file) => writeNamedWeights(file, config, named, SAFETENSORS_DTYPE[dtype]) });
+  if (data.weights !== undefined) return { source: write(data.weights), dispose: () => {} };
   const { model } = await loadHfModel(data.state.hf.base);
   try {
     const merged = mergeLora(model.weights, data.adapters!);
-    try {
-      return await encodeNamedWeights(config, namedWeights(config, merged.weights), SAFETENSORS_DTYPE[dtype]);
-    } finally {
-      tf.dispose([...merged.created]);
-    }
-  } finally {
+    return {
+      source: write(namedWeights(config, merged.weights)),
+      dispose: () => {
+        tf.dispose([...merged.created]);
+        model.dispose();
+      },
+    };
+  } catch (e) {
     model.dispose();
+    throw e;
   }
 }
 
@@ -107,13 +114,15 @@ async function mergedConfig(ckpt: HfCheckpoint, dtype: ExportDtype): Promise<Uin
   return new TextEncoder().encode(`${JSON.stringify(json, null, 2)}\n`);
 }
 
-async function mergedFiles(ckpt: HfCheckpoint, dtype: ExportDtype): Promise<Files> {
-  const files: Files = [['config.json', await mergedConfig(ckpt, dtype)], ['model.safetensors', await mergedWeights(ckpt, dtype)]];
+async function mergedFiles(ckpt: HfCheckpoint, dtype: ExportDtype): Promise<{ files: Files; dispose: () => void }> {
+  const config = await mergedConfig(ckpt, dtype);
+  const weights = await mergedWeights(ckpt, dtype);
+  const files: Files = [['config.json', config], ['model.safetensors', weights.source]];
   for (const name of COPIED_BASE_FILES) {
     const from = path.join(ckpt.data.state.hf.base, name);
     if (await exists(from)) files.push([name, { copyFrom: from }]);
   }
-  return files;
+  return { files, dispose: weights.dispose };
 }
 
 /** Exports the checkpoint at `location` (a checkpoint or run folder); see the module note. */
@@ -124,8 +133,12 @@ export async function exportHfCheckpoint(location: string, options: ExportOption
   if (!options.force && (await occupied(out))) throw new OutExistsError(out);
   const ckpt = await readHfCheckpoint(location);
   try {
-    const files = options.format === 'peft' ? await peftFiles(ckpt, options, dtype) : await mergedFiles(ckpt, dtype);
-    await writeFolderAtomically(out, files, { force: options.force ?? false });
+    const { files, dispose } = options.format === 'peft' ? { files: await peftFiles(ckpt, options, dtype), dispose: () => {} } : await mergedFiles(ckpt, dtype);
+    try {
+      await writeFolderAtomically(out, files, { force: options.force ?? false });
+    } finally {
+      dispose();
+    }
     const sizes = await Promise.all(files.map(async ([name, source]) => ({ name, bytes: source instanceof Uint8Array ? source.byteLength : (await stat(path.join(out, name))).size })));
     return { out, format: options.format, dtype, checkpoint: ckpt.dir, step: ckpt.data.state.step, mode: ckpt.data.state.hf.mode, files: sizes };
   } finally {

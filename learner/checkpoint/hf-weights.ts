@@ -6,12 +6,13 @@
  * embedding as the [hidden, vocab] output head (tensor-names.ts: `transpose`). On disk they are in
  * transformers' layout ([out, in]), so the file is a `model.safetensors` transformers loads.
  */
+import { open } from 'node:fs/promises';
 import * as tf from '@tensorflow/tfjs-core';
 import type { CausalLmWeights } from '../../policy/hf/causal-lm.ts';
 import type { HfModelConfig } from '../../policy/hf/config.ts';
 import type { LinearWeights } from '../../policy/hf/linear.ts';
 import { transposed } from '../../policy/hf/lora/transpose.ts';
-import type { FloatDtype } from '../../policy/hf/safetensors/dtypes.ts';
+import { DTYPE_BYTES, fromFloat32, type FloatDtype } from '../../policy/hf/safetensors/dtypes.ts';
 import { SafetensorsFile } from '../../policy/hf/safetensors/safetensors-file.ts';
 import { encodeSafetensors, type Float32Tensor } from '../../policy/hf/safetensors/write-safetensors.ts';
 import { expectedTensors, isIgnorableTensor, layerPrefix } from '../../policy/hf/tensor-names.ts';
@@ -46,26 +47,74 @@ export function namedWeights(config: HfModelConfig, weights: CausalLmWeights): R
 
 const shapeText = (shape: readonly number[]): string => `[${shape.join(', ')}]`;
 
-/**
- * The weights as a safetensors file in transformers' names and layout, stored as `dtype`. Every
- * tensor the config implies must be there with its shape, and nothing else.
- */
-export async function encodeNamedWeights(config: HfModelConfig, named: Readonly<Record<string, tf.Tensor>>, dtype: FloatDtype = 'F32'): Promise<Uint8Array> {
+interface PlannedTensor {
+  readonly name: string;
+  /** transformers' shape (on disk). */
+  readonly shape: readonly number[];
+  readonly tensor: tf.Tensor;
+  /** [rows, cols] of the in-memory tensor when it is stored transposed. */
+  readonly transposeFrom?: readonly [number, number];
+}
+
+/** Every tensor the config implies, in transformers' order, checked present with its shape; nothing else allowed. */
+function plan(config: HfModelConfig, named: Readonly<Record<string, tf.Tensor>>): PlannedTensor[] {
   const expected = expectedTensors(config);
   const wanted = new Set(expected.map((t) => t.name));
   for (const name of Object.keys(named)) {
     if (!wanted.has(name)) throw new Error(`weights: ${name} is not part of a ${config.architecture} model with this config`);
   }
-  const tensors: Float32Tensor[] = [];
-  for (const t of expected) {
+  return expected.map((t): PlannedTensor => {
     const tensor = named[t.name];
     if (tensor === undefined) throw new Error(`weights: ${t.name} is missing`);
     const inMemory = t.transpose ? [t.shape[1]!, t.shape[0]!] : t.shape;
     if (shapeText(tensor.shape) !== shapeText(inMemory)) throw new Error(`weights: ${t.name} has shape ${shapeText(tensor.shape)}, expected ${shapeText(inMemory)}`);
-    const data = (await tensor.data()) as Float32Array;
-    tensors.push({ name: t.name, shape: t.shape, data: t.transpose ? transposed(data, inMemory[0]!, inMemory[1]!) : data, dtype });
-  }
+    return t.transpose ? { name: t.name, shape: t.shape, tensor, transposeFrom: [inMemory[0]!, inMemory[1]!] } : { name: t.name, shape: t.shape, tensor };
+  });
+}
+
+/** One tensor's values as transformers stores them (a fresh array). */
+async function onDisk(t: PlannedTensor): Promise<Float32Array> {
+  const data = (await t.tensor.data()) as Float32Array;
+  return t.transposeFrom === undefined ? data : transposed(data, t.transposeFrom[0], t.transposeFrom[1]);
+}
+
+/**
+ * The weights as a safetensors file in transformers' names and layout, stored as `dtype`, in
+ * memory. Every tensor the config implies must be there with its shape, and nothing else.
+ */
+export async function encodeNamedWeights(config: HfModelConfig, named: Readonly<Record<string, tf.Tensor>>, dtype: FloatDtype = 'F32'): Promise<Uint8Array> {
+  const tensors: Float32Tensor[] = [];
+  for (const t of plan(config, named)) tensors.push({ name: t.name, shape: t.shape, data: await onDisk(t), dtype });
   return encodeSafetensors(tensors, { format: 'pt' });
+}
+
+/**
+ * The same file as encodeNamedWeights, written to `file` one tensor at a time (the header first,
+ * from the shapes), so a large model needs about one tensor of extra memory, not the whole file.
+ */
+export async function writeNamedWeights(file: string, config: HfModelConfig, named: Readonly<Record<string, tf.Tensor>>, dtype: FloatDtype = 'F32'): Promise<void> {
+  const tensors = plan(config, named);
+  const header: Record<string, unknown> = { __metadata__: { format: 'pt' } };
+  let offset = 0;
+  for (const t of tensors) {
+    const bytes = t.shape.reduce((a, b) => a * b, 1) * DTYPE_BYTES[dtype]!;
+    header[t.name] = { dtype, shape: t.shape, data_offsets: [offset, offset + bytes] };
+    offset += bytes;
+  }
+  // Padded with spaces to a multiple of 8 bytes, as encodeSafetensors (and safetensors itself) does.
+  let json = JSON.stringify(header);
+  json += ' '.repeat((8 - ((8 + Buffer.byteLength(json)) % 8)) % 8);
+  const jsonBytes = new TextEncoder().encode(json);
+  const prefix = new Uint8Array(8);
+  new DataView(prefix.buffer).setBigUint64(0, BigInt(jsonBytes.length), true);
+  const handle = await open(file, 'w');
+  try {
+    await handle.write(prefix);
+    await handle.write(jsonBytes);
+    for (const t of tensors) await handle.write(fromFloat32(await onDisk(t), dtype));
+  } finally {
+    await handle.close();
+  }
 }
 
 /** Reads a model.safetensors of this config into the in-memory layout; errors name the file and the tensor. */

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import * as tf from '@tensorflow/tfjs-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { exportHfCheckpoint, namedWeights, writeHfCheckpoint } from '../../../learner/checkpoint/hf-checkpoint.ts';
+import { encodeNamedWeights, exportHfCheckpoint, namedWeights, writeHfCheckpoint, writeNamedWeights } from '../../../learner/checkpoint/hf-checkpoint.ts';
 import { checkpointJson, writeCheckpointFiles } from '../../../learner/checkpoint/write.ts';
 import { selectBackend } from '../../../policy/backend.ts';
 import type { HfCausalLm } from '../../../policy/hf/causal-lm.ts';
@@ -124,6 +124,23 @@ describe('export --format merged', () => {
     await Promise.all([a.close(), b.close()]);
     const model = (await loadHfModel(bf16)).model;
     model.dispose();
+  });
+});
+
+describe('model.safetensors streamed tensor by tensor', () => {
+  it('is byte for byte the file encodeNamedWeights makes in memory (f32, bf16, f16; tied and untied embeddings)', async () => {
+    const llama = (await loadHfModel(modelDir('llama3-tiny'))).model;
+    for (const model of [lora.withoutAdapters, llama]) {
+      const named = namedWeights(model.config, model.weights);
+      for (const dtype of ['F32', 'BF16', 'F16'] as const) {
+        const file = path.join(root, `streamed-${model.config.architecture}-${dtype}.safetensors`);
+        await writeNamedWeights(file, model.config, named, dtype);
+        expect(readFileSync(file).equals(Buffer.from(await encodeNamedWeights(model.config, named, dtype))), `${model.config.architecture} ${dtype}`).toBe(true);
+      }
+    }
+    expect(() => namedWeights(lora.withAdapters.config, lora.withAdapters.weights)).toThrow(/has a LoRA adapter attached; merge it/);
+    await expect(writeNamedWeights(path.join(root, 'x.safetensors'), llama.config, { ...namedWeights(llama.config, llama.weights), extra: llama.weights.finalNorm })).rejects.toThrow(/weights: extra is not part of a llama model/);
+    llama.dispose();
   });
 });
 
