@@ -55,7 +55,9 @@ afterAll(() => {
 
 describe('a LoRA run checkpoint', () => {
   it('round-trips the state, the adapters (bit for bit) and the optimizer blob, from the run folder', async () => {
+    const tensors = tf.memory().numTensors;
     const dir = await writeLora(fresh(), 3);
+    expect(tf.memory().numTensors).toBe(tensors);
     expect(readdirSync(dir).sort()).toEqual(['adapter_config.json', 'adapter_model.safetensors', 'manifest.json', 'optimizer.bin', 'state.json']);
     expect(JSON.parse(readFileSync(path.join(dir, 'manifest.json'), 'utf8'))).toMatchObject({ format: 'actorgym-checkpoint', version: 1, kind: 'hf', step: 3 });
     const read = await readHfCheckpoint(path.dirname(dir));
@@ -68,6 +70,11 @@ describe('a LoRA run checkpoint', () => {
     expect(read.data.adapters!.variables.every((v) => v.trainable)).toBe(true);
     expect(await checkpointKind(path.dirname(dir))).toBe('hf');
     disposeHfCheckpoint(read.data);
+    expect(tf.memory().numTensors).toBe(tensors);
+    // A damaged adapter frees what it had read before failing.
+    rewriteListed(dir, 'adapter_model.safetensors', readFileSync(path.join(dir, 'adapter_model.safetensors')).subarray(0, 200));
+    await expect(readHfCheckpoint(dir)).rejects.toThrow(/CKPT_CORRUPT/);
+    expect(tf.memory().numTensors).toBe(tensors);
   });
 
   it('is itself a PEFT adapter folder: its two files are byte for byte what exportPeftAdapter writes', async () => {
@@ -97,6 +104,7 @@ describe('a full fine-tuning run checkpoint', () => {
   it('round-trips every weight, and the folder loads as a model giving the same logits', async () => {
     const weights = namedWeights(base.config, base.weights);
     const state = hfState('full', 4, BASE, base.config);
+    const tensors = tf.memory().numTensors;
     const dir = await writeHfCheckpoint(fresh(), { state, weights, optimizer });
     expect(readdirSync(dir).sort()).toEqual(['config.json', 'manifest.json', 'model.safetensors', 'optimizer.bin', 'state.json']);
     expect(readFileSync(path.join(dir, 'config.json'))).toEqual(readFileSync(path.join(BASE, 'config.json')));
@@ -109,6 +117,7 @@ describe('a full fine-tuning run checkpoint', () => {
       expect(read.data.weights![name]!.dataSync(), name).toEqual(t.dataSync());
     }
     disposeHfCheckpoint(read.data);
+    expect(tf.memory().numTensors).toBe(tensors);
     const reloaded = (await loadHfModel(dir)).model;
     expect(logits(reloaded, [1, 5, 9, 2])).toEqual(logits(base, [1, 5, 9, 2]));
     reloaded.dispose();
