@@ -15,7 +15,9 @@ import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import * as tf from '@tensorflow/tfjs-core';
 import { loadHfModel } from '../../policy/hf/load-hf-model.ts';
-import { mergeLora } from '../../policy/hf/lora/merge-lora.ts';
+import { loraScale } from '../../policy/hf/lora/lora-config.ts';
+import { LoraError } from '../../policy/hf/lora/lora-error.ts';
+import { mergedWeight } from '../../policy/hf/lora/merge-lora.ts';
 import { ADAPTER_CONFIG_FILE } from '../../policy/hf/lora/peft-config.ts';
 import { ADAPTER_WEIGHTS_FILE } from '../../policy/hf/lora/peft-tensor-names.ts';
 import type { FloatDtype } from '../../policy/hf/safetensors/dtypes.ts';
@@ -23,7 +25,7 @@ import { exists } from './verified-files.ts';
 import { CheckpointError } from './format.ts';
 import { encodePeftAdapter } from './hf-adapter-files.ts';
 import { disposeHfCheckpoint, readHfCheckpoint, type HfCheckpoint } from './hf-read.ts';
-import { namedWeights, writeNamedWeights } from './hf-weights.ts';
+import { namedWeights, writeNamedWeights, type ReplaceTensor } from './hf-weights.ts';
 import { OutExistsError, occupied, writeFolderAtomically, type FolderSource } from './atomic-folder.ts';
 
 export const EXPORT_FORMATS = ['peft', 'merged'] as const;
@@ -82,23 +84,31 @@ async function peftFiles(ckpt: HfCheckpoint, options: ExportOptions, dtype: Expo
 }
 
 /**
- * model.safetensors of the merged model: the base with the adapters merged in, or the full run's
- * weights, streamed tensor by tensor. `dispose` frees the base and the merged tensors after writing.
+ * model.safetensors of the merged model: the full run's weights, or the base's with each adapted
+ * projection merged (W + scale·A·B) only as it is written, so the base plus one merged tensor is in
+ * memory at a time. `dispose` frees the base after writing.
  */
 async function mergedWeights(ckpt: HfCheckpoint, dtype: ExportDtype): Promise<{ source: FolderSource; dispose: () => void }> {
   const { data, config } = ckpt;
-  const write = (named: Readonly<Record<string, tf.Tensor>>): FolderSource => ({ writeTo: (file) => writeNamedWeights(file, config, named, SAFETENSORS_DTYPE[dtype]) });
-  if (data.weights !== undefined) return { source: write(data.weights), dispose: () => {} };
+  const st = SAFETENSORS_DTYPE[dtype];
+  if (data.weights !== undefined) return { source: { writeTo: (file) => writeNamedWeights(file, config, data.weights!, st) }, dispose: () => {} };
+  const adapters = data.adapters!;
   const { model } = await loadHfModel(data.state.hf.base);
+  const scale = loraScale(adapters.config);
+  const merge: ReplaceTensor = (name, tensor) => {
+    const pair = name.endsWith('.weight') ? adapters.get(name.slice(0, -'.weight'.length)) : undefined;
+    return pair === undefined ? undefined : mergedWeight(tensor as tf.Tensor2D, pair, scale);
+  };
   try {
-    const merged = mergeLora(model.weights, data.adapters!);
-    return {
-      source: write(namedWeights(config, merged.weights)),
-      dispose: () => {
-        tf.dispose([...merged.created]);
-        model.dispose();
-      },
-    };
+    const named = namedWeights(config, model.weights);
+    // Every adapter must land on a projection of its shape, checked before anything is written.
+    for (const { module, a, b } of adapters.pairs) {
+      const w = named[`${module.path}.weight`];
+      if (w?.shape[0] !== a.shape[0] || w.shape[1] !== b.shape[1]) {
+        throw new LoraError('LORA_MODEL_MISMATCH', module.path, `adapter is [${a.shape[0]} → ${b.shape[1]}], the base model ${w === undefined ? 'has no such projection' : `has [${w.shape.join(' → ')}]`}`);
+      }
+    }
+    return { source: { writeTo: (file) => writeNamedWeights(file, config, named, st, merge) }, dispose: () => model.dispose() };
   } catch (e) {
     model.dispose();
     throw e;

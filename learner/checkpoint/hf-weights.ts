@@ -72,10 +72,25 @@ function plan(config: HfModelConfig, named: Readonly<Record<string, tf.Tensor>>)
   });
 }
 
-/** One tensor's values as transformers stores them (a fresh array). */
-async function onDisk(t: PlannedTensor): Promise<Float32Array> {
-  const data = (await t.tensor.data()) as Float32Array;
-  return t.transposeFrom === undefined ? data : transposed(data, t.transposeFrom[0], t.transposeFrom[1]);
+/**
+ * Stands in for a tensor at write time (same shape), e.g. a LoRA-merged weight computed only when
+ * it is written; the writer disposes what it returns.
+ */
+export type ReplaceTensor = (name: string, tensor: tf.Tensor) => tf.Tensor | undefined;
+
+/** One tensor's values as transformers stores them. */
+async function onDisk(t: PlannedTensor, replace?: ReplaceTensor): Promise<Float32Array> {
+  const stand = replace?.(t.name, t.tensor);
+  if (stand !== undefined && shapeText(stand.shape) !== shapeText(t.tensor.shape)) {
+    stand.dispose();
+    throw new Error(`weights: the replacement of ${t.name} has shape ${shapeText(stand.shape)}, expected ${shapeText(t.tensor.shape)}`);
+  }
+  try {
+    const data = (await (stand ?? t.tensor).data()) as Float32Array;
+    return t.transposeFrom === undefined ? data : transposed(data, t.transposeFrom[0], t.transposeFrom[1]);
+  } finally {
+    stand?.dispose();
+  }
 }
 
 /**
@@ -91,8 +106,15 @@ export async function encodeNamedWeights(config: HfModelConfig, named: Readonly<
 /**
  * The same file as encodeNamedWeights, written to `file` one tensor at a time (the header first,
  * from the shapes), so a large model needs about one tensor of extra memory, not the whole file.
+ * `replace` may stand in for any tensor as it is written.
  */
-export async function writeNamedWeights(file: string, config: HfModelConfig, named: Readonly<Record<string, tf.Tensor>>, dtype: FloatDtype = 'F32'): Promise<void> {
+export async function writeNamedWeights(
+  file: string,
+  config: HfModelConfig,
+  named: Readonly<Record<string, tf.Tensor>>,
+  dtype: FloatDtype = 'F32',
+  replace?: ReplaceTensor,
+): Promise<void> {
   const tensors = plan(config, named);
   const header: Record<string, unknown> = { __metadata__: { format: 'pt' } };
   let offset = 0;
@@ -111,7 +133,7 @@ export async function writeNamedWeights(file: string, config: HfModelConfig, nam
   try {
     await handle.write(prefix);
     await handle.write(jsonBytes);
-    for (const t of tensors) await handle.write(fromFloat32(await onDisk(t), dtype));
+    for (const t of tensors) await handle.write(fromFloat32(await onDisk(t, replace), dtype));
   } finally {
     await handle.close();
   }

@@ -11,7 +11,7 @@ import type { CausalLmWeights } from '../causal-lm.ts';
 import type { DecoderLayerWeights } from '../decoder-layer.ts';
 import type { LinearWeights } from '../linear.ts';
 import { layerPrefix } from '../tensor-names.ts';
-import type { LoraAdapters } from './lora-adapters.ts';
+import type { LoraAdapters, LoraPair } from './lora-adapters.ts';
 import { loraScale } from './lora-config.ts';
 import { LoraError } from './lora-error.ts';
 
@@ -20,6 +20,11 @@ export interface MergedWeights {
   readonly weights: CausalLmWeights;
   /** The new tensors (the merged projections): dispose these; the rest are the base's. */
   readonly created: readonly tf.Tensor[];
+}
+
+/** One projection's merged weight W + scale · A · B ([in, out]), a new tensor. */
+export function mergedWeight(weight: tf.Tensor2D, pair: Pick<LoraPair, 'a' | 'b'>, scale: number): tf.Tensor2D {
+  return tf.tidy(() => tf.add(weight, tf.mul(tf.matMul(pair.a, pair.b), scale)) as tf.Tensor2D);
 }
 
 /**
@@ -38,7 +43,7 @@ export function mergeLora(base: CausalLmWeights, adapters: LoraAdapters): Merged
     if (pair.a.shape[0] !== inFeatures || pair.b.shape[1] !== outFeatures) {
       throw new LoraError('LORA_MODEL_MISMATCH', path, `adapter is [${pair.a.shape[0]} → ${pair.b.shape[1]}], the model's projection [${inFeatures} → ${outFeatures}]`);
     }
-    const weight = tf.tidy(() => tf.add(w.weight, tf.mul(tf.matMul(pair.a, pair.b), scale)) as tf.Tensor2D);
+    const weight = mergedWeight(w.weight, pair, scale);
     created.push(weight);
     used++;
     return { ...w, weight };

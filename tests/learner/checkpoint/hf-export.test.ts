@@ -92,7 +92,9 @@ describe('export --format peft', () => {
 describe('export --format merged', () => {
   it('a LoRA run: a model folder whose logits equal the adapter-attached model (≤ 1e-5), tokenizer files copied', async () => {
     const dir = out();
+    const tensors = tf.memory().numTensors;
     const result = await exportHfCheckpoint(loraRun, { format: 'merged', out: dir });
+    expect(tf.memory().numTensors).toBe(tensors);
     expect(result.files.map((f) => f.name).sort()).toEqual(['config.json', 'model.safetensors', ...TOKENIZER_FILES].sort());
     expect(readdirSync(dir).sort()).toEqual(['config.json', 'model.safetensors', ...TOKENIZER_FILES].sort());
     for (const name of TOKENIZER_FILES) expect(readFileSync(path.join(dir, name)), name).toEqual(readFileSync(path.join(base, name)));
