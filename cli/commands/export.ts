@@ -4,6 +4,7 @@
  * learner/checkpoint/hf-export.ts), imported when the command runs.
  */
 import { Option, type Command } from 'commander';
+import { BACKEND_PREFERENCES, type BackendPreference } from '../../policy/backend-preference.ts';
 
 export interface ExportCommandOptions {
   checkpoint: string;
@@ -12,7 +13,7 @@ export interface ExportCommandOptions {
   dtype: 'f32' | 'bf16' | 'f16';
   force?: boolean;
   baseModelName?: string;
-  backend: 'cpu' | 'wasm';
+  backend: BackendPreference;
   json?: boolean;
 }
 
@@ -48,7 +49,11 @@ export function registerExport(program: Command): void {
     .addOption(new Option('--dtype <dtype>', 'how the weights are stored (bf16, f16: rounded to nearest even)').choices(['f32', 'bf16', 'f16']).default('f32'))
     .option('--force', 'replace an existing --out (only once the new folder is complete)')
     .option('--base-model-name <name>', 'peft: base_model_name_or_path to record, e.g. a hub id (default: the base folder\'s absolute path)')
-    .addOption(new Option('--backend <backend>', 'tfjs backend for merging').choices(['cpu', 'wasm']).default('cpu'))
+    .addOption(
+      new Option('--backend <backend>', 'tfjs backend that merges (auto: tfjs-node if installed, else WebAssembly, whose 4 GiB heap holds about 1B float32 parameters; cpu: no limit, slower)')
+        .choices(BACKEND_PREFERENCES as string[])
+        .default('auto'),
+    )
     .option('--json', 'print the result as JSON on stdout')
     .addHelpText('after', EXAMPLES)
     .action(async (options: ExportCommandOptions) => (await import('./export-action.ts')).runExport(options));

@@ -93,7 +93,8 @@ async function mergedWeights(ckpt: HfCheckpoint, dtype: ExportDtype): Promise<{ 
   const st = SAFETENSORS_DTYPE[dtype];
   if (data.weights !== undefined) return { source: { writeTo: (file) => writeNamedWeights(file, config, data.weights!, st) }, dispose: () => {} };
   const adapters = data.adapters!;
-  const { model } = await loadHfModel(data.state.hf.base);
+  // Only the weights are needed: no KV cache or activations to plan for.
+  const { model } = await loadHfModel(data.state.hf.base, { memory: { batch: 1, context: 1 } });
   const scale = loraScale(adapters.config);
   const merge: ReplaceTensor = (name, tensor) => {
     const pair = name.endsWith('.weight') ? adapters.get(name.slice(0, -'.weight'.length)) : undefined;
