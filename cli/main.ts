@@ -10,6 +10,7 @@ import { registerCollect } from './commands/collect.ts';
 import { registerDashboard } from './commands/dashboard.ts';
 import { registerEnvs } from './commands/envs.ts';
 import { registerExperiment } from './commands/experiment.ts';
+import { registerExport } from './commands/export.ts';
 import { registerEval } from './commands/eval.ts';
 import { registerRollout } from './commands/rollout.ts';
 import { registerServe } from './commands/serve.ts';
@@ -39,6 +40,7 @@ registerCollect(program);
 registerSft(program);
 registerEval(program);
 registerExperiment(program);
+registerExport(program);
 registerBench(program);
 registerDashboard(program);
 

@@ -2,6 +2,7 @@
  * The checkpoint directory, format version 1:
  *
  *   manifest.json    { format: "actorgym-checkpoint", version: 1, step, files: { name: { bytes, sha256 } } }
+ *                    (a Hugging Face run's checkpoint adds `kind: "hf"` and other files: hf-format.ts)
  *   state.json       step, policy version, curriculum state, optimizer scalars, RNG note, run config, model config
  *   weights.bin      the learner's weights (policy/transformer/weights-io.ts)
  *   reference.bin    the frozen reference policy (the initial weights) for the KL term
@@ -46,10 +47,15 @@ export class CheckpointError extends Error {
 export const CheckpointManifestSchema = z.object({
   format: z.literal(CHECKPOINT_FORMAT),
   version: z.literal(CHECKPOINT_VERSION),
+  /** Absent for the transformer's checkpoint; "hf" for a Hugging Face model run (hf-format.ts). */
+  kind: z.literal('hf').optional(),
   step: z.int().min(0),
   files: z.record(z.string(), z.object({ bytes: z.int().min(0), sha256: z.string() }).readonly()).readonly(),
 });
 export type CheckpointManifest = Readonly<z.infer<typeof CheckpointManifestSchema>>;
+
+/** Which model a checkpoint holds: actorgym's own transformer, or a Hugging Face causal LM. */
+export type CheckpointKind = 'transformer' | 'hf';
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 const hasNumbers = (value: unknown, keys: readonly string[]): boolean => isObject(value) && keys.every((key) => typeof value[key] === 'number');

@@ -31,16 +31,10 @@ import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import path from 'node:path';
-import { CHECKPOINT_FORMAT, CHECKPOINT_VERSION, type CheckpointData, type CheckpointManifest } from './format.ts';
+import { CHECKPOINT_FILES, CHECKPOINT_FORMAT, CHECKPOINT_VERSION, type CheckpointData, type CheckpointManifest } from './format.ts';
 
-/** The steps of a write, in order; a step that has nothing to do (no `<dir>` yet) is skipped. */
-export const CHECKPOINT_WRITE_STAGES = [
-  'temp-created',
-  'state.json-written',
-  'weights.bin-written',
-  'reference.bin-written',
-  'optimizer.bin-written',
-  'tokenizer.json-written',
+/** The steps of a write after its files are in the temp folder, in order. */
+const STAGES_AFTER_FILES = [
   'manifest-written',
   'temp-synced',
   'stale-old-trashed',
@@ -50,7 +44,17 @@ export const CHECKPOINT_WRITE_STAGES = [
   'old-trashed',
   'trash-removed',
 ] as const;
-export type CheckpointWriteStage = (typeof CHECKPOINT_WRITE_STAGES)[number];
+
+/** A step of a write: `<file>-written` for each file of the checkpoint, in the order given. */
+export type CheckpointWriteStage = 'temp-created' | `${string}-written` | (typeof STAGES_AFTER_FILES)[number];
+
+/** The steps of a write of these files, in order; a step that has nothing to do (no `<dir>` yet) is skipped. */
+export function checkpointWriteStages(files: readonly string[]): readonly CheckpointWriteStage[] {
+  return ['temp-created', ...files.map((name): CheckpointWriteStage => `${name}-written`), ...STAGES_AFTER_FILES];
+}
+
+/** The steps of a write of the transformer's checkpoint (format.ts: CHECKPOINT_FILES). */
+export const CHECKPOINT_WRITE_STAGES = checkpointWriteStages(CHECKPOINT_FILES);
 
 export interface WriteCheckpointOptions {
   /**
@@ -89,15 +93,39 @@ async function syncDir(dir: string): Promise<void> {
   }
 }
 
-const json = (value: unknown): Uint8Array => new TextEncoder().encode(`${JSON.stringify(value, null, 2)}\n`);
+/** A JSON file of a checkpoint, as every one is written (two-space indent, final newline). */
+export const checkpointJson = (value: unknown): Uint8Array => new TextEncoder().encode(`${JSON.stringify(value, null, 2)}\n`);
 
 /** The sibling folders of a checkpoint at `target` (see the module note). */
 export function checkpointSiblings(target: string, pid = process.pid): { readonly old: string; readonly tmp: string; readonly trash: string } {
   return { old: `${target}.old`, tmp: `${target}.tmp-${pid}`, trash: `${target}.trash-${pid}` };
 }
 
-/** Writes `data` as the checkpoint at `dir` (replacing one that is there); returns `dir`. */
+/** What a checkpoint folder holds: its files in write order (the manifest comes last, on its own). */
+export interface CheckpointContents {
+  readonly step: number;
+  /** Recorded in the manifest when set ("hf"); the transformer's checkpoint has none. */
+  readonly kind?: CheckpointManifest['kind'];
+  readonly files: ReadonlyArray<readonly [name: string, bytes: Uint8Array]>;
+}
+
+/** Writes `data` as the transformer's checkpoint at `dir` (replacing one that is there); returns `dir`. */
 export async function writeCheckpoint(dir: string, data: CheckpointData, options: WriteCheckpointOptions = {}): Promise<string> {
+  const files: [string, Uint8Array][] = [
+    ['state.json', checkpointJson(data.state)],
+    ['weights.bin', data.weights],
+    ['reference.bin', data.reference],
+    ['optimizer.bin', data.optimizer],
+    ['tokenizer.json', checkpointJson(data.tokenizer)],
+  ];
+  return writeCheckpointFiles(dir, { step: data.state.step, files }, options);
+}
+
+/**
+ * Writes any named set of files as a checkpoint at `dir`, crash-safe as the module note says,
+ * with manifest.json (their sizes and SHA-256) last; returns `dir`.
+ */
+export async function writeCheckpointFiles(dir: string, contents: CheckpointContents, options: WriteCheckpointOptions = {}): Promise<string> {
   const target = path.resolve(dir);
   const parent = path.dirname(target);
   const { old, tmp, trash } = checkpointSiblings(target);
@@ -118,21 +146,21 @@ export async function writeCheckpoint(dir: string, data: CheckpointData, options
   await fs.rm(trash, { recursive: true, force: true });
   await fs.mkdir(tmp, { recursive: true });
   await stage('temp-created');
-  const files = {
-    'state.json': json(data.state),
-    'weights.bin': data.weights,
-    'reference.bin': data.reference,
-    'optimizer.bin': data.optimizer,
-    'tokenizer.json': json(data.tokenizer),
-  } as const;
   const entries: Record<string, { bytes: number; sha256: string }> = {};
-  for (const [name, bytes] of Object.entries(files) as [keyof typeof files, Uint8Array][]) {
+  for (const [name, bytes] of contents.files) {
     await writeSynced(path.join(tmp, name), bytes);
     entries[name] = { bytes: bytes.byteLength, sha256: createHash('sha256').update(bytes).digest('hex') };
     await stage(`${name}-written`);
   }
-  const manifest: CheckpointManifest = { format: CHECKPOINT_FORMAT, version: CHECKPOINT_VERSION, step: data.state.step, files: entries };
-  await writeSynced(path.join(tmp, 'manifest.json'), json(manifest));
+  // Key order as version 1 always wrote it; `kind` only when there is one (byte-compatible).
+  const manifest: CheckpointManifest = {
+    format: CHECKPOINT_FORMAT,
+    version: CHECKPOINT_VERSION,
+    ...(contents.kind === undefined ? {} : { kind: contents.kind }),
+    step: contents.step,
+    files: entries,
+  };
+  await writeSynced(path.join(tmp, 'manifest.json'), checkpointJson(manifest));
   await stage('manifest-written');
   await syncDir(tmp);
   await stage('temp-synced');
