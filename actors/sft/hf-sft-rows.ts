@@ -1,12 +1,13 @@
 /**
  * Demonstrations → training rows for a Hugging Face model: each demo becomes the conversation its
  * agent would have held (policy/hf/agent/ `encodeEpisode`: the env's prompt through the model's
- * chat template, each demonstrated action written as the reply the prompt asks for), with mask 1
+ * chat template, each demonstrated action written as the reply the prompt asks for, with an empty
+ * thought: `demoTurns`), with mask 1
  * on the reply tokens. The same ids the agent keeps when it samples those replies, so SFT trains
  * the very positions RL later trains. A demo longer than the context window is skipped, counted.
  */
 import { promptOf, type EnvDefinition } from '../../envs/contract.ts';
-import { encodeEpisode, DEMO_THOUGHT } from '../../policy/hf/agent/index.ts';
+import { demoTurns, encodeEpisode } from '../../policy/hf/agent/index.ts';
 import type { HfTokenizer } from '../../policy/hf/tokenizer/index.ts';
 import type { SftRow } from '../../learner/sft/demo-rows.ts';
 import { validationTasks } from '../../learner/sft/validation-split.ts';
@@ -29,10 +30,7 @@ function rowsOf(demos: readonly LoadedDemos['kept'][number][], tokenizer: HfToke
       out.skipped.push({ demo: index, reason: 'no turn' });
       return;
     }
-    const turns = demo.turns.map((t) => ({
-      observation: t.observation, ...(t.availableActions ? { availableActions: t.availableActions } : {}), reply: prompt.formatReply(DEMO_THOUGHT, t.action),
-    }));
-    const { tokens, mask } = encodeEpisode(tokenizer, prompt, turns);
+    const { tokens, mask } = encodeEpisode(tokenizer, prompt, demoTurns(demo, prompt));
     if (tokens.length > contextWindow) {
       out.skipped.push({ demo: index, reason: `${tokens.length} tokens, past the context window of ${contextWindow}` });
       return;

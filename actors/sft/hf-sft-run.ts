@@ -32,10 +32,11 @@ export async function sftHfRun(input: SftRunInput): Promise<SftSummary> {
     : input.freshConfig;
   if (config.hf === undefined) throw new CheckpointError('CKPT_INCOMPATIBLE', 'a Hugging Face SFT run needs its model (--policy hf:DIR)');
   const out = options.out ?? (resumed ? RunDir.ofCheckpoint(resumed.dir) : undefined);
-  const models = await openHfModels({ settings: config.hf, lr: settings.lr, seed: config.seed, backend, ...(resumed ? resumed.from : {}) });
+  const models = await openHfModels({ settings: config.hf, lr: settings.lr, seed: config.seed, backend, critic: false, ...(resumed ? { start: resumed.start } : {}) });
   const run = hfRunModel(env, models, config, resumed?.state.policyVersion ?? 0);
   try {
     if (resumed) await resumed.restoreOptimizer(models);
+    resumed?.releaseWeights();
     const contextWindow = Math.min(config.hf.contextWindow ?? Infinity, models.config.maxPositionEmbeddings);
     const rows = hfSftRows(demos, models.tokenizer, env, settings, config.seed, contextWindow);
     return await runSft(input, {

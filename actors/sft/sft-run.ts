@@ -18,7 +18,7 @@ import { createCurriculumActor } from '../curriculum.actor.ts';
 import { withLearnerThreads } from '../training/learner-threads.ts';
 import { openSftRun, type OpenedSftRun } from './open-sft-run.ts';
 import { runSftEpochs, type SftEpochsOptions } from './sft-epochs.ts';
-import { checkpointKind } from '../../learner/checkpoint/kind.ts';
+import { checkpointKind } from '../../learner/checkpoint/read.ts';
 import type { LearnerOptimizer } from '../../learner/optimizer.ts';
 import type { ScoringModel } from '../../learner/scoring-model.ts';
 import type { RunModel } from '../training/run-model.ts';

@@ -10,7 +10,7 @@ import type { EnvDefinition } from '../../envs/contract.ts';
 import { parseSchedule, type Schedule } from '../../machines/schedule.ts';
 import type { TrainingEvent } from '../../streams/training-events.ts';
 import type { CurriculumState } from '../../machines/curriculum.machine.ts';
-import { checkpointKind } from '../../learner/checkpoint/kind.ts';
+import { checkpointKind } from '../../learner/checkpoint/read.ts';
 import type { TrainingConfig } from '../../learner/training-config.ts';
 import type { RunClock } from '../clock.ts';
 import { createCurriculumActor } from '../curriculum.actor.ts';

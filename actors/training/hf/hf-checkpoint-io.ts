@@ -4,9 +4,10 @@
  * continue from and the optimizer state to restore.
  */
 import * as tf from '@tensorflow/tfjs-core';
-import { readHfCheckpoint, writeHfCheckpoint, type HfCheckpointState } from '../../../learner/checkpoint/hf-checkpoint.ts';
+import { disposeHfCheckpoint, readHfCheckpoint, writeHfCheckpoint, type HfCheckpointData, type HfCheckpointState } from '../../../learner/checkpoint/hf-checkpoint.ts';
+import { snapshotWeights } from '../../../policy/hf/train/index.ts';
 import type { WriteCheckpointOptions } from '../../../learner/checkpoint/write.ts';
-import type { HfRunModels } from '../../../learner/hf/hf-run-models.ts';
+import type { HfRunModels, SavedValueHead } from '../../../learner/hf/hf-run-models.ts';
 import type { HfRunSettings } from '../../../learner/hf-settings.ts';
 import { countParameters } from '../../../policy/hf/memory-estimate.ts';
 import { decodeWeights, encodeWeights } from '../../../policy/transformer/weights-io.ts';
@@ -14,7 +15,7 @@ import type { RunState } from '../run-model.ts';
 
 export async function saveHfRun(dir: string, models: HfRunModels, state: RunState, settings: HfRunSettings, options?: WriteCheckpointOptions): Promise<string> {
   const opt = await models.optimizer.state();
-  const weights = models.full?.snapshot();
+  const weights = models.full ? snapshotWeights(models.full) : undefined;
   try {
     const checkpointState: HfCheckpointState = {
       step: state.step, policyVersion: state.policyVersion, curriculum: state.curriculum,
@@ -31,7 +32,8 @@ export async function saveHfRun(dir: string, models: HfRunModels, state: RunStat
       state: checkpointState,
       ...(models.adapters ? { adapters: models.adapters } : {}),
       ...(weights ? { weights } : {}),
-      optimizer: await encodeWeights(opt.moments),
+      // PPO's value head rides in optimizer.bin beside Adam's moments, under value/ (read back by loadHfRun).
+      optimizer: await encodeWeights({ ...opt.moments, ...(models.valueHead ? { 'value/w': models.valueHead.w, 'value/b': models.valueHead.b } : {}) }),
     }, options);
   } finally {
     tf.dispose(Object.values(opt.moments));
@@ -42,19 +44,30 @@ export async function saveHfRun(dir: string, models: HfRunModels, state: RunStat
 export interface LoadedHfRun {
   readonly dir: string;
   readonly state: HfCheckpointState;
-  /** Where the models continue from: the checkpoint folder holds the adapter (LoRA) or the model weights (full). */
-  readonly from: { readonly adapterDir?: string; readonly weightsDir?: string };
+  /** What the models continue from: the trained adapters (LoRA) or weights (full). */
+  readonly start: Pick<HfCheckpointData, 'adapters' | 'weights'> & { readonly valueHead?: SavedValueHead };
   restoreOptimizer(models: HfRunModels): Promise<void>;
+  /** Frees the loaded weights once they are copied into the models (adapters are taken over, not freed). */
+  releaseWeights(): void;
 }
 
 export async function loadHfRun(location: string): Promise<LoadedHfRun> {
   const { dir, data } = await readHfCheckpoint(location);
+  const { 'value/w': w, 'value/b': b, ...moments } = decodeWeights(data.optimizer);
+  const valueHead = w !== undefined && b !== undefined ? { w, b } : undefined;
+  let restored = false;
   return {
     dir,
     state: data.state,
-    from: data.state.hf.mode === 'lora' ? { adapterDir: dir } : { weightsDir: dir },
+    start: { ...(data.adapters ? { adapters: data.adapters } : {}), ...(data.weights ? { weights: data.weights } : {}), ...(valueHead ? { valueHead } : {}) },
     restoreOptimizer: async (models) => {
-      await models.optimizer.restore({ ...data.state.optimizer, moments: decodeWeights(data.optimizer) });
+      restored = true; // restore takes the moments over (they become Adam's slots)
+      await models.optimizer.restore({ ...data.state.optimizer, moments });
+    },
+    releaseWeights: () => {
+      if (data.weights) disposeHfCheckpoint({ state: data.state, weights: data.weights, optimizer: data.optimizer });
+      tf.dispose([w, b].filter((t) => t !== undefined));
+      if (!restored) tf.dispose(Object.values(moments));
     },
   };
 }

@@ -73,12 +73,14 @@ export async function openHfRun(input: OpenHfRunInput): Promise<OpenedHfRun> {
   if (config.hf === undefined) throw new Error('a Hugging Face run needs its model (--policy hf:DIR)');
   const out = input.out ?? (resumed ? RunDir.ofCheckpoint(resumed.dir) : undefined);
   const start = resumed ?? init;
-  const models = await openHfModels({ settings: config.hf, lr: config.lr, seed: config.seed, backend, ...(start ? start.from : {}) });
+  const models = await openHfModels({ settings: config.hf, lr: config.lr, seed: config.seed, backend, critic: config.algo === 'ppo', ...(start ? { start: start.start } : {}) });
   try {
     if (resumed) await resumed.restoreOptimizer(models);
   } catch (error) {
     models.dispose();
     throw error;
+  } finally {
+    start?.releaseWeights();
   }
   return { backend, config, runDir: out !== undefined ? new RunDir(out) : undefined, models, resumed };
 }
