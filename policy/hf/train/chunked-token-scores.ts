@@ -7,8 +7,8 @@
  * Gradients, with z = logits / temperature, p = softmax(z), Hₑ = −Σ p log p:
  *   d log p(y) / dz = onehot(y) − p,     d Hₑ / dz = −p ⊙ (log p + Hₑ).
  * Products use explicit transposes and plain matMuls (a transpose flag is the slow path on wasm).
- * The one-hot is built as int32 and cast: wasm's OneHot with dtype 'float32' returns all zeros
- * (tfjs-backend-wasm 4.22, measured).
+ * The target's +1 is scattered (ScatterNd) rather than built as a one-hot: fewer [n, V] tensors, and
+ * wasm's OneHot with dtype 'float32' returns all zeros (tfjs-backend-wasm 4.22, measured).
  */
 import * as tf from '@tensorflow/tfjs-core';
 
@@ -32,14 +32,25 @@ function chunksOf(n: number, size: number): Chunk[] {
   return out;
 }
 
-/** One chunk's rows [B · len, H], scaled logits' log-softmax [B · len, V] and targets [B · len]. */
+/**
+ * One chunk's rows [B · len, H], log-softmax of its scaled logits [B · len, V] and targets
+ * [B · len]. The logits and the softmax's temporaries are freed before this returns (only a few
+ * [B · len, V] tensors are ever alive at once).
+ */
 function chunkLogProbs(hidden: tf.Tensor3D, head: tf.Tensor2D, targets: tf.Tensor2D, c: Chunk, temperature: number) {
   const [B, , H] = hidden.shape;
   const rows = tf.reshape(tf.slice(hidden, [0, c.start, 0], [B, c.length, H]), [B * c.length, H]) as tf.Tensor2D;
-  const logits = tf.matMul(rows, head);
-  const logp = tf.logSoftmax(temperature === 1 ? logits : tf.div(logits, temperature)) as tf.Tensor2D;
+  const logp = tf.tidy(() => {
+    const logits = tf.matMul(rows, head);
+    return tf.logSoftmax(temperature === 1 ? logits : tf.div(logits, temperature)) as tf.Tensor2D;
+  });
   const target = tf.reshape(tf.slice(targets, [0, c.start], [B, c.length]), [B * c.length]) as tf.Tensor1D;
   return { rows, logp, target };
+}
+
+/** [n, 1]: −Σ p log p per row. */
+function rowEntropy(p: tf.Tensor2D, logp: tf.Tensor2D): tf.Tensor2D {
+  return tf.tidy(() => tf.neg(tf.sum(tf.mul(p, logp), -1, true)) as tf.Tensor2D);
 }
 
 function forwardChunk(hidden: tf.Tensor3D, head: tf.Tensor2D, targets: tf.Tensor2D, c: Chunk, temperature: number): tf.Tensor3D {
@@ -47,9 +58,27 @@ function forwardChunk(hidden: tf.Tensor3D, head: tf.Tensor2D, targets: tf.Tensor
     const { logp, target } = chunkLogProbs(hidden, head, targets, c, temperature);
     const [n, V] = logp.shape;
     const flatIndex = tf.add(tf.mul(tf.range(0, n, 1, 'int32'), tf.scalar(V, 'int32')), target);
-    const picked = tf.gather(tf.reshape(logp, [n * V]), flatIndex);
-    const entropy = tf.neg(tf.sum(tf.mul(tf.exp(logp), logp), -1));
-    return tf.reshape(tf.stack([picked, entropy], 1), [hidden.shape[0], c.length, 2]) as tf.Tensor3D;
+    const picked = tf.reshape(tf.gather(tf.reshape(logp, [n * V]), flatIndex), [n, 1]);
+    const entropy = rowEntropy(tf.tidy(() => tf.exp(logp)), logp);
+    return tf.reshape(tf.concat([picked, entropy], 1), [hidden.shape[0], c.length, 2]) as tf.Tensor3D;
+  });
+}
+
+/** d(gLogProb · log p(y) + gEntropy · Hₑ) / d logits, [n, V]; frees `logp`. */
+function logitGradient(logp: tf.Tensor2D, target: tf.Tensor1D, g: tf.Tensor2D, temperature: number): tf.Tensor2D {
+  return tf.tidy(() => {
+    const [n, V] = logp.shape;
+    const [gLogProb, gEntropy] = tf.split(g, 2, 1) as [tf.Tensor2D, tf.Tensor2D];
+    const p = tf.exp(logp);
+    // p ⊙ (gLogProb + gEntropy · (log p + Hₑ)): the −p parts of both gradients.
+    const pTerm = tf.tidy(() => tf.mul(p, tf.add(gLogProb, tf.mul(gEntropy, tf.add(logp, rowEntropy(p, logp))))));
+    tf.dispose([p, logp]);
+    // + gLogProb at each row's target (scatter: one [n, V] tensor, where a one-hot would take three).
+    const rowsAndTargets = tf.stack([tf.range(0, n, 1, 'int32'), target], 1);
+    const hit = tf.scatterND(rowsAndTargets, tf.reshape(gLogProb, [n]), [n, V]);
+    const dz = tf.sub(hit, pTerm) as tf.Tensor2D;
+    tf.dispose([hit, pTerm]);
+    return temperature === 1 ? dz : tf.div(dz, temperature);
   });
 }
 
@@ -61,15 +90,8 @@ function backwardChunk(
   return tidyResult(() => {
     const [B, , H] = hidden.shape;
     const { rows, logp, target } = chunkLogProbs(hidden, head, targets, c, temperature);
-    const [n, V] = logp.shape;
-    const g = tf.reshape(tf.slice(dy, [0, c.start, 0], [B, c.length, 2]), [n, 2]);
-    const [gLogProb, gEntropy] = tf.split(g, 2, 1) as [tf.Tensor2D, tf.Tensor2D];
-    const p = tf.exp(logp);
-    const entropy = tf.neg(tf.sum(tf.mul(p, logp), -1, true));
-    const dLogProb = tf.mul(gLogProb, tf.sub(tf.cast(tf.oneHot(target, V), 'float32'), p));
-    const dEntropy = tf.mul(gEntropy, tf.mul(p, tf.add(logp, entropy)));
-    let dLogits = tf.sub(dLogProb, dEntropy) as tf.Tensor2D;
-    if (temperature !== 1) dLogits = tf.div(dLogits, temperature);
+    const g = tf.reshape(tf.slice(dy, [0, c.start, 0], [B, c.length, 2]), [B * c.length, 2]) as tf.Tensor2D;
+    const dLogits = logitGradient(logp, target, g, temperature);
     const dRows = tf.reshape(tf.matMul(dLogits, headT), [B, c.length, H]) as tf.Tensor3D;
     if (!headTrains) return { dRows };
     return { dRows, dHead: tf.matMul(tf.transpose(rows), dLogits) };
