@@ -3,7 +3,8 @@
  * causal LM with a large vocabulary (issue 36, item 5: "chunked or recomputed activations so
  * sequences of 2–4k tokens fit"), three ways:
  *   plain     — forward('all') logits [1, T, vocab] → log-softmax → log-probs and entropies;
- *   chunked   — hfSequenceScores, output head over 128 positions at a time (recomputed backward);
+ *   chunked   — hfSequenceScores: output head over 128 positions at a time and attention over
+ *               256 query positions at a time, both recomputed in the backward pass;
  *   chunked + recompute — the same with every decoder layer recomputed in the backward pass.
  * Model: Qwen2-shaped, random weights, vocab 32000, hidden 128, 4 layers, 4 heads / 2 kv heads,
  * MLP 512, tied embeddings; LoRA r 8 on all seven projections is what trains (the loss is a mean
@@ -99,7 +100,7 @@ async function main(): Promise<void> {
   const lengths = arg('lengths', '512,2048,4096').split(',').map(Number);
   const timeout = Number(arg('timeout', '300')) * 1000;
   const self = fileURLToPath(import.meta.url);
-  console.log(`backend ${backend}; vocab 32000, hidden 128, 4 layers, batch 1, LoRA r 8; head chunk ${CHUNK} positions; tf.profile peakBytes (live tensor bytes, weights included) and wasm heap after the step`);
+  console.log(`backend ${backend}; vocab 32000, hidden 128, 4 layers, batch 1, LoRA r 8; head chunk ${CHUNK} positions, attention block 256; tf.profile peakBytes (live tensor bytes, weights included) and wasm heap after the step`);
   console.log('| T | mode | peak tensor bytes | wasm heap | seconds |');
   console.log('|---|---|---|---|---|');
   for (const T of lengths) {
@@ -107,7 +108,9 @@ async function main(): Promise<void> {
       const run = spawnSync(process.execPath, ['--import', 'tsx', self, '--child', '--dir', dir, '--mode', mode, '--length', String(T), '--backend', backend], { encoding: 'utf8', timeout, maxBuffer: 1 << 26 });
       const line = run.stdout.split('\n').reverse().find((l) => l.startsWith('{'));
       if (line === undefined) {
-        const why = run.error !== undefined ? `timed out after ${timeout / 1000} s` : (/(OOM|out of memory|Aborted[^\n]*|RangeError[^\n]*)/i.exec(run.stderr)?.[0] ?? `exit ${run.status}`);
+        // The wasm module's minified source is echoed with its errors: keep the short lines.
+        const reason = run.stderr.split('\n').filter((l) => l.length < 300 && /abort|memory|RangeError|Error:/i.test(l)).pop();
+        const why = run.error !== undefined ? `timed out after ${timeout / 1000} s` : (reason?.trim() ?? `exit ${run.status}`);
         console.log(`| ${T} | ${mode} | failed: ${why.slice(0, 80)} | | |`);
         continue;
       }

@@ -5,6 +5,8 @@
  * for sequences of thousands of tokens:
  *  - the output head, log-softmax and entropy run over `positionChunk` positions at a time and
  *    are recomputed in the backward pass (chunked-token-scores.ts), so [B, T, vocab] never exists;
+ *  - attention runs over blocks of `attentionBlock` query positions with a custom gradient that
+ *    recomputes each block's probabilities (chunked-attention.ts), so no [heads, T, T] exists;
  *  - with `recompute: 'layers'` each decoder layer keeps only its input for the backward pass
  *    (checkpointed-layer.ts).
  *
@@ -27,16 +29,21 @@ export interface HfScoreOptions {
   readonly valueHead?: ValueHead;
   /** Positions per chunk of the output head (default 128): the peak is [B · chunk, vocab]. */
   readonly positionChunk?: number;
+  /** Query positions per attention block (default 256): the peak is [B · heads · block, T]. */
+  readonly attentionBlock?: number;
   /** 'layers': recompute each decoder layer in the backward pass instead of keeping it (default 'none'). */
   readonly recompute?: Recompute;
 }
 
 export const DEFAULT_POSITION_CHUNK = 128;
+export const DEFAULT_ATTENTION_BLOCK = 256;
 
 function checkOptions(tokens: tf.Tensor, options: HfScoreOptions): void {
   if (!(options.temperature > 0)) throw new Error(`hfSequenceScores: options.temperature must be > 0, got ${options.temperature}`);
-  const chunk = options.positionChunk;
-  if (chunk !== undefined && !(Number.isInteger(chunk) && chunk >= 1)) throw new Error(`hfSequenceScores: options.positionChunk must be a positive integer, got ${chunk}`);
+  for (const field of ['positionChunk', 'attentionBlock'] as const) {
+    const n = options[field];
+    if (n !== undefined && !(Number.isInteger(n) && n >= 1)) throw new Error(`hfSequenceScores: options.${field} must be a positive integer, got ${n}`);
+  }
   if (options.recompute !== undefined && options.recompute !== 'none' && options.recompute !== 'layers') {
     throw new Error(`hfSequenceScores: options.recompute must be 'none' or 'layers', got ${String(options.recompute)}`);
   }
@@ -52,7 +59,7 @@ export function hfSequenceScores(model: HfCausalLm, tokens: tf.Tensor2D, options
   checkOptions(tokens, options);
   const [B, T] = tokens.shape;
   return tidyResult((): SequenceScores => {
-    const hidden = normedHiddenStates(model, tokens, options.recompute ?? 'none');
+    const hidden = normedHiddenStates(model, tokens, options.recompute ?? 'none', options.attentionBlock ?? DEFAULT_ATTENTION_BLOCK);
     const H = hidden.shape[2];
     const values = options.valueHead === undefined || T < 2
       ? tf.zeros<tf.Rank.R2>([B, T])

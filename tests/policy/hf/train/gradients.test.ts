@@ -1,6 +1,6 @@
 /**
  * Issue 36, item 5: the memory-bounded training scores (chunked output head, optional per-layer
- * recomputation) give the same gradients as the plain path (forward 'all' logits → log-softmax)
+ * recomputation, block-wise attention) give the same gradients as the plain path (forward 'all' logits → log-softmax)
  * within 1e-5, for LoRA adapters and for full fine-tuning, with and without recomputation, at
  * chunk sizes 1, 7 and T, for a masked mean NLL and an entropy term, on the three tiny models.
  *
@@ -45,7 +45,9 @@ function batchFor(model: HfCausalLm): PaddedBatch {
   return padRight(randomRows(model.config.vocabSize, [11, 7, 4], 36));
 }
 
-const VARIANTS: HfScoreOptions[] = [1, 7, 11].flatMap((positionChunk) => (['none', 'layers'] as const).map((recompute) => ({ temperature: 1, positionChunk, recompute })));
+/** Head chunks 1, 7, T with attention blocks 3, 4, T (one block = full attention), recompute none/layers. */
+const VARIANTS: HfScoreOptions[] = ([[1, 3], [7, 4], [11, 11]] as const).flatMap(([positionChunk, attentionBlock]) =>
+  (['none', 'layers'] as const).map((recompute) => ({ temperature: 1, positionChunk, attentionBlock, recompute })));
 
 /** LoRA adapters with nonzero B (a fresh B is 0, which would zero A's gradient). */
 function loraOn(base: HfCausalLm): LoraCausalLm {
@@ -89,7 +91,7 @@ for (const backend of ['wasm', 'cpu'] as const) {
           const vars = lora.trainableVariables;
           const both: Loss = (s, m) => tf.add(maskedNll(s, m), tf.mul(0.1, maskedEntropy(s, m)));
           const plain = gradientsOf(vars, batch, () => referenceScores(lora.withAdapters, batch, 0.7), both);
-          const ours = gradientsOf(vars, batch, (tokens) => hfSequenceScores(lora.withAdapters, tokens, { temperature: 0.7, positionChunk: 4, recompute: 'layers' }), both);
+          const ours = gradientsOf(vars, batch, (tokens) => hfSequenceScores(lora.withAdapters, tokens, { temperature: 0.7, positionChunk: 4, attentionBlock: 5, recompute: 'layers' }), both);
           expect(largestDiff(ours, plain)).toBeLessThan(TOLERANCE);
         });
       });

@@ -55,14 +55,14 @@ for (const backend of ['wasm', 'cpu'] as const) {
           tf.dispose([head.w, head.b]);
         });
 
-        it('log-probs, entropies and values equal the plain path (chunks 1, 5, T; recompute none/layers; T 1.0 and 0.7)', () => {
+        it('log-probs, entropies and values equal the plain path (head chunks 1, 5, T; attention blocks 2, 5, T; recompute none/layers; temperature 1 and 0.7)', () => {
           const b = batch();
           for (const temperature of [1, 0.7]) {
             const [lp, ent, val] = reference(lora.withAdapters, b, temperature, head);
-            for (const positionChunk of [1, 5, b.length]) {
+            for (const [positionChunk, attentionBlock] of [[1, 2], [5, 5], [b.length, b.length]] as const) {
               for (const recompute of ['none', 'layers'] as const) {
-                const [lp2, ent2, val2] = ours(lora.withAdapters, b, { temperature, positionChunk, recompute, valueHead: head });
-                const what = `T=${temperature} chunk ${positionChunk} ${recompute}`;
+                const [lp2, ent2, val2] = ours(lora.withAdapters, b, { temperature, positionChunk, attentionBlock, recompute, valueHead: head });
+                const what = `T=${temperature} chunk ${positionChunk} block ${attentionBlock} ${recompute}`;
                 expect(maxAbsDiff(lp2, lp), what).toBeLessThan(TOLERANCE);
                 expect(maxAbsDiff(ent2, ent), what).toBeLessThan(TOLERANCE);
                 expect(maxAbsDiff(val2, val), what).toBeLessThan(TOLERANCE);
@@ -85,7 +85,7 @@ for (const backend of ['wasm', 'cpu'] as const) {
 
         it('right padding does not change a real row: each row alone equals its padded row', () => {
           const b = batch();
-          const padded = ours(lora.withAdapters, b, { temperature: 1, valueHead: head, positionChunk: 4, recompute: 'layers' });
+          const padded = ours(lora.withAdapters, b, { temperature: 1, valueHead: head, positionChunk: 4, attentionBlock: 3, recompute: 'layers' });
           b.rows.forEach((row, r) => {
             const alone = ours(lora.withAdapters, padRight([row]), { temperature: 1, valueHead: head });
             for (let k = 0; k < 3; k++) {
@@ -109,7 +109,7 @@ for (const backend of ['wasm', 'cpu'] as const) {
           });
           const plain = grads(() => referenceScores(lora.withAdapters, b, 1, head));
           const before = tf.memory().numTensors;
-          const mine = grads((tokens) => hfSequenceScores(lora.withAdapters, tokens, { temperature: 1, valueHead: head, positionChunk: 3, recompute: 'layers' }));
+          const mine = grads((tokens) => hfSequenceScores(lora.withAdapters, tokens, { temperature: 1, valueHead: head, positionChunk: 3, attentionBlock: 4, recompute: 'layers' }));
           expect(tf.memory().numTensors).toBe(before);
           expect(Math.max(...plain[0]!.map(Math.abs))).toBeGreaterThan(1e-3);
           plain.forEach((g, i) => expect(maxAbsDiff(mine[i]!, g), vars[i]!.name).toBeLessThan(TOLERANCE));
@@ -124,6 +124,7 @@ for (const backend of ['wasm', 'cpu'] as const) {
         const tokens = tf.tensor2d([[1, 2, 3]], [1, 3], 'int32');
         expect(() => hfSequenceScores(model, tokens, { temperature: 0 })).toThrow(/options\.temperature/);
         expect(() => hfSequenceScores(model, tokens, { temperature: 1, positionChunk: 0 })).toThrow(/options\.positionChunk/);
+        expect(() => hfSequenceScores(model, tokens, { temperature: 1, attentionBlock: 1.5 })).toThrow(/options\.attentionBlock/);
         expect(() => hfSequenceScores(model, tf.cast(tokens, 'float32') as tf.Tensor2D, { temperature: 1 })).toThrow(/tokens must be int32/);
         const one = hfSequenceScores(model, tf.tensor2d([[4]], [1, 1], 'int32'), { temperature: 1 });
         expect([...one.logProbs.dataSync(), ...one.entropy.dataSync(), ...one.values.dataSync()]).toEqual([0, 0, 0]);
