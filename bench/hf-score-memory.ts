@@ -109,7 +109,8 @@ async function main(): Promise<void> {
       const line = run.stdout.split('\n').reverse().find((l) => l.startsWith('{'));
       if (line === undefined) {
         // The wasm module's minified source is echoed with its errors: keep the short lines.
-        const reason = run.stderr.split('\n').filter((l) => l.length < 300 && /abort|memory|RangeError|Error:/i.test(l)).pop();
+        const lines = run.stderr.split('\n').filter((l) => l.length < 300 && !/^\s+at /.test(l));
+        const reason = lines.find((l) => l.startsWith('Aborted(')) !== undefined ? 'wasm heap exhausted (Aborted())' : lines.find((l) => /Error/.test(l));
         const why = run.error !== undefined ? `timed out after ${timeout / 1000} s` : (reason?.trim() ?? `exit ${run.status}`);
         console.log(`| ${T} | ${mode} | failed: ${why.slice(0, 80)} | | |`);
         continue;

@@ -14,4 +14,6 @@ export { mapModelWeights, type WeightMapper } from './model-weights.ts';
 export { DEFAULT_ATTENTION_BLOCK, DEFAULT_POSITION_CHUNK, hfSequenceScores, type HfScoreOptions } from './sequence-scores.ts';
 export { assignWeights, snapshotWeights, trainableWeights, type TrainableHfModel, type TrainableOptions } from './trainable-weights.ts';
 export { trainingLayer, type LayerShape } from './training-layer.ts';
+export { trainingLinear, trainingMlp } from './training-linear.ts';
+export { weightMatMul } from './weight-matmul.ts';
 export { createValueHead, valuesOf, type ValueHead } from './value-head.ts';

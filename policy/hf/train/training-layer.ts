@@ -2,7 +2,8 @@
  * One decoder layer for training over whole sequences: the same computation as
  * policy/hf/decoder-layer.ts + attention.ts (pre-norm, grouped-query attention with RoPE and
  * Qwen3's q/k norms, SwiGLU MLP) with the causal attention computed block by block
- * (chunked-attention.ts), so no [heads, T, T] tensor is kept for, or built in, the backward pass.
+ * (chunked-attention.ts), so no [heads, T, T] tensor is kept for, or built in, the backward pass,
+ * and the projections through training-linear.ts (no transposed matMul in the backward pass).
  * No KV cache and no key padding (rows are right-padded; positions 0..T−1).
  */
 import * as tf from '@tensorflow/tfjs-core';
@@ -10,11 +11,11 @@ import * as tf from '@tensorflow/tfjs-core';
 import type { AttentionWeights } from '../attention.ts';
 import type { HfModelConfig } from '../config.ts';
 import type { DecoderLayerWeights } from '../decoder-layer.ts';
-import { linear, type LinearWeights } from '../linear.ts';
-import { swigluMlp } from '../mlp.ts';
+import type { LinearWeights } from '../linear.ts';
 import { rmsNorm } from '../rms-norm.ts';
 import { applyRope, type RopeTables } from '../rope.ts';
 import { chunkedCausalAttention } from './chunked-attention.ts';
+import { trainingLinear, trainingMlp } from './training-linear.ts';
 
 export type LayerShape = Pick<HfModelConfig, 'numHeads' | 'numKvHeads' | 'headDim' | 'rmsNormEps'>;
 
@@ -23,7 +24,7 @@ function attention(w: AttentionWeights, config: LayerShape, x: tf.Tensor3D, rope
   const [B, T, H] = x.shape;
   const rows = tf.reshape(x, [B * T, H]) as tf.Tensor2D;
   const heads = (proj: LinearWeights, n: number, norm?: tf.Tensor1D): tf.Tensor4D => {
-    let h = tf.reshape(linear(rows, proj), [B, T, n, headDim]) as tf.Tensor4D;
+    let h = tf.reshape(trainingLinear(rows, proj), [B, T, n, headDim]) as tf.Tensor4D;
     if (norm !== undefined) h = rmsNorm(h, norm, config.rmsNormEps);
     return tf.transpose(h, [0, 2, 1, 3]);
   };
@@ -32,7 +33,7 @@ function attention(w: AttentionWeights, config: LayerShape, x: tf.Tensor3D, rope
   const v = heads(w.v, numKvHeads);
   const context = chunkedCausalAttention(q, k, v, block);
   const merged = tf.reshape(tf.transpose(context, [0, 2, 1, 3]), [B * T, numHeads * headDim]) as tf.Tensor2D;
-  return tf.reshape(linear(merged, w.o), [B, T, H]) as tf.Tensor3D;
+  return tf.reshape(trainingLinear(merged, w.o), [B, T, H]) as tf.Tensor3D;
 }
 
 /** x + attn(norm(x)), then h + mlp(norm(h)); `attentionBlock` query positions per attention block. */
@@ -41,6 +42,6 @@ export function trainingLayer(w: DecoderLayerWeights, config: LayerShape, x: tf.
     const [B, T, H] = x.shape;
     const h = tf.add(x, attention(w.attention, config, rmsNorm(x, w.inputNorm, config.rmsNormEps), rope, attentionBlock));
     const normed = tf.reshape(rmsNorm(h, w.postAttentionNorm, config.rmsNormEps), [B * T, H]) as tf.Tensor2D;
-    return tf.add(h, tf.reshape(swigluMlp(normed, w.mlp), [B, T, H])) as tf.Tensor3D;
+    return tf.add(h, tf.reshape(trainingMlp(normed, w.mlp), [B, T, H])) as tf.Tensor3D;
   });
 }
