@@ -10,13 +10,15 @@
  * MLP 512, tied embeddings; LoRA r 8 on all seven projections is what trains (the loss is a mean
  * NLL plus 0.01 × mean entropy over all positions). Batch 1, T = 512, 2048, 4096.
  *
- *   npx tsx bench/hf-score-memory.ts [--backend wasm] [--lengths 512,2048,4096] [--timeout 300]
+ *   npx tsx bench/hf-score-memory.ts [--backend wasm] [--lengths 512,2048,4096] [--modes plain,chunked,chunked+recompute] [--timeout 300]
  *
  * Each (mode, T) runs in a fresh process (the WebAssembly heap only grows, and an out-of-memory
  * abort must not take the others down). Memory is measured two ways: `tf.profile`'s peakBytes
  * (the engine's largest total of live tensor bytes during the step, model weights included) and,
  * on wasm, the WebAssembly heap's size after the step (its high-water mark; capped at 4 GiB).
- * Seconds are the wall time of that one profiled step. No assertions.
+ * Seconds are the wall time of that one profiled step. A run that exhausts the wasm heap fails
+ * with the module's Aborted() or with a kernel returning nothing (TypeError in runKernelFunc);
+ * the table prints the error and the first frame in our code. No assertions.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -98,21 +100,24 @@ async function main(): Promise<void> {
   const dir = path.join(os.tmpdir(), 'actorgym-hf-score-memory');
   if (!existsSync(path.join(dir, 'model.safetensors'))) await writeRandomModel(dir, CONFIG);
   const lengths = arg('lengths', '512,2048,4096').split(',').map(Number);
+  const modes = arg('modes', MODES.join(',')).split(',') as Mode[];
   const timeout = Number(arg('timeout', '300')) * 1000;
   const self = fileURLToPath(import.meta.url);
   console.log(`backend ${backend}; vocab 32000, hidden 128, 4 layers, batch 1, LoRA r 8; head chunk ${CHUNK} positions, attention block 256; tf.profile peakBytes (live tensor bytes, weights included) and wasm heap after the step`);
   console.log('| T | mode | peak tensor bytes | wasm heap | seconds |');
   console.log('|---|---|---|---|---|');
   for (const T of lengths) {
-    for (const mode of MODES) {
+    for (const mode of modes) {
       const run = spawnSync(process.execPath, ['--import', 'tsx', self, '--child', '--dir', dir, '--mode', mode, '--length', String(T), '--backend', backend], { encoding: 'utf8', timeout, maxBuffer: 1 << 26 });
       const line = run.stdout.split('\n').reverse().find((l) => l.startsWith('{'));
       if (line === undefined) {
         // The wasm module's minified source is echoed with its errors: keep the short lines.
-        const lines = run.stderr.split('\n').filter((l) => l.length < 300 && !/^\s+at /.test(l));
-        const reason = lines.find((l) => l.startsWith('Aborted(')) !== undefined ? 'wasm heap exhausted (Aborted())' : lines.find((l) => /Error/.test(l));
+        const lines = run.stderr.split('\n').filter((l) => l.length < 300);
+        const where = /(policy\/hf\/[\w/-]+\.ts:\d+|bench\/[\w-]+\.ts:\d+)/.exec(run.stderr)?.[1];
+        const error = lines.find((l) => l.startsWith('Aborted(')) ?? lines.find((l) => /Error/.test(l) && !/^\s+at /.test(l));
+        const reason = error === undefined ? undefined : `${error.trim()}${where === undefined ? '' : ` at ${where}`}`;
         const why = run.error !== undefined ? `timed out after ${timeout / 1000} s` : (reason?.trim() ?? `exit ${run.status}`);
-        console.log(`| ${T} | ${mode} | failed: ${why.slice(0, 80)} | | |`);
+        console.log(`| ${T} | ${mode} | failed: ${why.slice(0, 160)} | | |`);
         continue;
       }
       const r = JSON.parse(line) as { peakBytes: number; baseline: number; heapBytes?: number; seconds: number };
