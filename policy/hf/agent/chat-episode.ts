@@ -80,11 +80,21 @@ export class ChatEpisode {
     const marked = this.messages.map((m, i) => (i === last ? { ...m, content: marker } : m));
     const render = this.tokenizer.applyChatTemplate(marked, { addGenerationPrompt: true });
     const at = render.lastIndexOf(marker);
-    let text = at < 0 ? undefined : render.slice(at + marker.length);
-    if (text !== undefined && this.stopText !== '') text = text.startsWith(this.stopText) ? text.slice(this.stopText.length) : undefined;
+    const after = at < 0 ? undefined : render.slice(at + marker.length);
     const special = this.tokenizer.stopIds.map((id) => this.tokenizer.decode([id]));
-    const atAddedToken = text !== undefined && (this.stopText !== '' || special.some((s) => text.startsWith(s)));
-    if (text === undefined || !atAddedToken) {
+    // The template's own end of the reply (<|im_end|>), when it writes one right after the content.
+    const templateEnd = after === undefined ? undefined : special.find((s) => s !== '' && after.startsWith(s));
+    let text: string | undefined;
+    if (after !== undefined && this.stopText === '') {
+      // Cut by maxNewTokens: the template's end closes the reply.
+      text = templateEnd !== undefined ? after : undefined;
+    } else if (after !== undefined) {
+      // The model ended the reply with a stop id; when it is another one than the template writes
+      // (<|endoftext|> for <|im_end|>), the sampled id stands in for the template's.
+      const end = after.startsWith(this.stopText) ? this.stopText : templateEnd;
+      text = end !== undefined ? after.slice(end.length) : undefined;
+    }
+    if (text === undefined) {
       throw new HfPolicyError(
         'HF_POLICY_TEMPLATE',
         `the chat template of ${this.tokenizer.dir} neither extends the conversation held so far nor writes the reply's end token after a reply, ` +
