@@ -20,7 +20,7 @@ export interface AgentSpecForm {
 export const AGENT_SPECS: readonly AgentSpecForm[] = [
   { form: 'random', description: "picks uniformly among the env's available actions" },
   { form: 'oracle', description: "the env's scripted solver (envs that have one: `actorgym envs --json`, field oracle)" },
-  { form: 'checkpoint:DIR', description: 'a trained transformer: a run directory (`train --out`, `sft --out`) or its checkpoint/' },
+  { form: 'checkpoint:DIR', description: 'a trained agent: a run directory (`train --out`, `sft --out`) or its checkpoint/, our transformer or a Hugging Face model' },
   { form: 'openai:MODEL', description: 'a chat model behind an OpenAI-compatible endpoint (--base-url; `actorgym serve-policy` serves a checkpoint as one)' },
   { form: 'hf:DIR', description: 'a Hugging Face model folder (Qwen2/Qwen2.5, Qwen3, Llama 3: config.json, safetensors, tokenizer.json, chat template) run here on TF.js; --adapter DIR adds a peft LoRA adapter' },
 ];
@@ -94,6 +94,8 @@ export async function resolveAgent(text: string, context: ResolveContext = {}): 
   if (text.startsWith('checkpoint:')) {
     const dir = text.slice('checkpoint:'.length);
     if (dir === '') throw new Error('checkpoint agent needs a directory: --agent checkpoint:DIR');
+    const { checkpointKind } = await import('../learner/checkpoint/read.ts');
+    if ((await checkpointKind(dir)) === 'hf') return resolveHfCheckpointAgent(dir, context);
     const { loadCheckpointAgent } = await import('../learner/checkpoint/checkpoint-agent.ts');
     const agent = await loadCheckpointAgent(dir, {
       ...(context.backend ? { backend: context.backend } : {}),
@@ -137,14 +139,14 @@ export async function resolveAgent(text: string, context: ResolveContext = {}): 
  * `hf:DIR`: the model folder (and `--adapter`) loaded as an HfPolicy with the env's prompt. The
  * decision deadline is a backstop only: a CPU model decodes a batch of long prompts in minutes.
  */
-async function resolveHfAgent(dir: string, context: ResolveContext): Promise<ResolvedAgent> {
+async function resolveHfAgent(dir: string, context: ResolveContext, from?: { readonly tokenizer?: string; readonly adapter?: string }): Promise<ResolvedAgent> {
   if (dir === '') throw new Error('an hf agent needs a model folder: --agent hf:DIR');
   if (context.env === undefined) throw new Error('an hf: agent needs --env (its prompt depends on the env)');
   const [{ loadHfPolicy }, { promptFor }] = await Promise.all([import('../policy/hf/agent/load-hf-policy.ts'), import('../envs/prompt/prompt-for.ts')]);
   const envId = context.env;
   const hf = context.hf ?? {};
   const loaded = await loadHfPolicy(
-    { dir, ...(hf.adapter !== undefined ? { adapter: hf.adapter } : {}) },
+    { dir, ...(hf.adapter !== undefined ? { adapter: hf.adapter } : {}), ...from },
     {
       env: { prompt: (options) => promptFor(envId, options) },
       ...(context.llm?.listActions ? { promptOptions: { listActions: true } } : {}),
@@ -162,4 +164,27 @@ async function resolveHfAgent(dir: string, context: ResolveContext): Promise<Res
     agentTimeoutMs: 1_800_000,
     dispose: async () => loaded.dispose(),
   };
+}
+
+/**
+ * `checkpoint:DIR` of a Hugging Face run (`train`/`sft --policy hf:…`): its base model with the
+ * trained adapter (LoRA), or its trained weights with the base folder's tokenizer (full), sampling
+ * as the run did unless the command says otherwise; the env defaults to the run's.
+ */
+async function resolveHfCheckpointAgent(location: string, context: ResolveContext): Promise<ResolvedAgent> {
+  const [{ readFile }, { locateCheckpoint }] = await Promise.all([import('node:fs/promises'), import('../learner/checkpoint/read.ts')]);
+  const dir = await locateCheckpoint(location);
+  const state = JSON.parse(await readFile(`${dir}/state.json`, 'utf8')) as {
+    hf: { base: string; mode: 'lora' | 'full' };
+    config: { env: string; hf?: { maxNewTokens?: number; topP?: number } };
+  };
+  const { adapter, ...given } = context.hf ?? {};
+  if (adapter !== undefined) throw new Error('--adapter is for --agent hf:DIR; a checkpoint brings its own adapter');
+  const run = state.config.hf ?? {};
+  const hf = { ...(run.maxNewTokens !== undefined ? { maxNewTokens: run.maxNewTokens } : {}), ...(run.topP !== undefined ? { topP: run.topP } : {}), ...given };
+  const env = context.env ?? state.config.env;
+  const resolved = state.hf.mode === 'lora'
+    ? await resolveHfAgent(state.hf.base, { ...context, env, hf }, { adapter: dir })
+    : await resolveHfAgent(dir, { ...context, env, hf }, { tokenizer: state.hf.base });
+  return { ...resolved, env: state.config.env };
 }

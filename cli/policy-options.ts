@@ -4,12 +4,14 @@
  * LoRA or full fine-tuning, and how the agent samples. Shared so an SFT run and the RL run after
  * it are described the same way.
  */
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { HF_TRAIN_MODES, hfDefaults, type HfRunOptions } from '../learner/hf-settings.ts';
 import { positiveInt, positiveNumber } from './output.ts';
 
 export interface PolicyCliOptions {
-  policy?: string;
+  policy?: string | undefined;
   adapter?: string;
   finetune?: string;
   loraR?: number;
@@ -52,6 +54,19 @@ export function addPolicyOptions(command: Command): Command {
 }
 
 const HF_ONLY = ['adapter', 'finetune', 'loraR', 'loraAlpha', 'loraTargets', 'maxNewTokens', 'topP', 'contextWindow', 'positionChunk', 'recompute'] as const;
+
+/**
+ * `--policy` of a run that continues a checkpoint (`--init`, `--resume`) and names none: a
+ * Hugging Face run's base model folder (state.json's `hf.base`), so its options (--max-new-tokens,
+ * --top-p, …) apply without restating the model. Undefined for our transformer's checkpoints.
+ */
+export async function policyOfCheckpoint(location: string | undefined): Promise<string | undefined> {
+  if (location === undefined) return undefined;
+  const { checkpointKind, locateCheckpoint } = await import('../learner/checkpoint/read.ts');
+  if ((await checkpointKind(location)) !== 'hf') return undefined;
+  const state = JSON.parse(await readFile(path.join(await locateCheckpoint(location), 'state.json'), 'utf8')) as { hf?: { base?: unknown } };
+  return typeof state.hf?.base === 'string' ? `hf:${state.hf.base}` : undefined;
+}
 
 /** `{ hf }` when `--policy hf:DIR` was given; an HF-only option without it is an error naming it. */
 export function givenPolicyConfig(o: PolicyCliOptions): { hf?: HfRunOptions } {

@@ -5,13 +5,14 @@ import { createSftSystem, type SftOptions, type SftSummary } from '../../actors/
 import { getPreset, withPreset } from '../../actors/training/presets.ts';
 import { defaultRunDir } from '../default-run-dir.ts';
 import { givenModelConfig } from '../model-options.ts';
-import { givenPolicyConfig } from '../policy-options.ts';
+import { givenPolicyConfig, policyOfCheckpoint } from '../policy-options.ts';
 import { percent, printJson, table } from '../output.ts';
 import { serveTrainingDashboard } from '../training-dashboard.ts';
 import type { DashboardCliOptions } from './dashboard.ts';
 import type { SftCliOptions } from './sft.ts';
 
 export async function runSftCommand(o: SftCliOptions, cmd: Command): Promise<void> {
+  o.policy ??= await policyOfCheckpoint(o.resume);
   const preset = o.preset !== undefined ? getPreset(o.preset) : undefined;
   const given = (key: keyof SftCliOptions) => cmd.getOptionValueSource(key) === 'cli';
   // A preset contributes the policy's shape (model, context, observation), not its RL settings.

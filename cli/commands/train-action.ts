@@ -8,7 +8,7 @@ import { defaultRunDir } from '../default-run-dir.ts';
 import { INTERRUPTED_EXIT_CODE, onInterrupt } from '../interrupt.ts';
 import { enforceMaxAborted, reasonList } from '../max-aborted.ts';
 import { givenModelConfig } from '../model-options.ts';
-import { givenPolicyConfig } from '../policy-options.ts';
+import { givenPolicyConfig, policyOfCheckpoint } from '../policy-options.ts';
 import { percent, printJson, table } from '../output.ts';
 import { resolveCommandEnv } from '../remote-options.ts';
 import { resumeCommand } from '../resume-command.ts';
@@ -33,6 +33,7 @@ function givenConfig(command: Command, o: TrainCliOptions): TrainingOptionsConfi
 }
 
 export async function runTrain(options: TrainCliOptions, command: Command): Promise<void> {
+  options.policy ??= await policyOfCheckpoint(options.resume ?? options.init);
   const token = options.token ?? process.env.ACTORGYM_TOKEN;
   const env = await resolveCommandEnv(options.env, options, token, options.envTimeout);
   const testTasks = env.tasks('test').length;

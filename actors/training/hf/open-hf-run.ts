@@ -12,6 +12,7 @@ import type { EnvDefinition } from '../../../envs/contract.ts';
 import { selectBackend } from '../../../policy/backend.ts';
 import { CheckpointError } from '../../../learner/checkpoint/format.ts';
 import { openHfModels, type HfRunModels } from '../../../learner/hf/hf-run-models.ts';
+import { resolveHfSettings } from '../../../learner/hf-settings.ts';
 import { parseSavedConfig, resumeConfig, resolveConfig, type TrainingConfig, type TrainingOptionsConfig } from '../../../learner/training-config.ts';
 import type { BackendPreference } from '../../../policy/backend-preference.ts';
 import { RunDir } from '../run-dir.ts';
@@ -36,6 +37,8 @@ export interface OpenedHfRun {
   readonly resumed: LoadedHfRun | undefined;
 }
 
+const SAMPLING_KEYS = ['maxNewTokens', 'topP', 'contextWindow', 'positionChunk', 'recompute'] as const;
+
 /** A new run's config from an earlier HF run (`--init`): its model settings, this run's options. */
 function initHfConfig(from: LoadedHfRun, env: string, options: OpenHfRunInput['configOptions']): TrainingConfig {
   const saved = parseSavedConfig(from.state.config, `${from.dir}/state.json`);
@@ -45,16 +48,26 @@ function initHfConfig(from: LoadedHfRun, env: string, options: OpenHfRunInput['c
   if (given !== undefined && (given.model !== undefined && resolveModel(given.model) !== saved.hf.model)) {
     throw new CheckpointError('CKPT_INCOMPATIBLE', `--init ${from.dir} trained ${saved.hf.model}, not ${given.model}`);
   }
+  // The model, mode and adapters are the checkpoint's; how the agent samples and the learner chunks may change.
   const { adapter: _adapter, ...hf } = saved.hf;
-  return { ...resolveConfig(env, { ...options, hf: { ...hf, ...(given?.maxNewTokens !== undefined ? { maxNewTokens: given.maxNewTokens } : {}) } }), initFrom: from.dir };
+  const fixed = (['mode', 'lora'] as const).filter((k) => given?.[k] !== undefined && JSON.stringify(resolveHfSettings({ ...hf, [k]: given[k] })[k]) !== JSON.stringify(hf[k]));
+  if (fixed.length > 0 || given?.adapter !== undefined) {
+    throw new CheckpointError('CKPT_INCOMPATIBLE', `--init keeps the checkpoint's model settings (${given?.adapter !== undefined ? '--adapter' : fixed.map((k) => `hf.${k}`).join(', ')} differ): its adapters or weights are what the run starts from`);
+  }
+  const sampling = given === undefined ? {} : Object.fromEntries(SAMPLING_KEYS.filter((k) => given[k] !== undefined).map((k) => [k, given[k]]));
+  return { ...resolveConfig(env, { ...options, hf: { ...hf, ...sampling } }), initFrom: from.dir };
 }
 
-/** The checkpoint's config; `--policy hf:DIR` may restate its model, nothing else about it. */
+/** The checkpoint's config; `--policy hf:DIR` and its options may restate it, not change it. */
 function resumeHfConfig(from: LoadedHfRun, env: string, options: OpenHfRunInput['configOptions']): TrainingConfig {
   const saved = parseSavedConfig(from.state.config, `${from.dir}/state.json`);
   const { hf: given, ...rest } = options;
-  if (given !== undefined && saved.hf !== undefined && resolveModel(given.model) !== saved.hf.model) {
-    throw new CheckpointError('CKPT_INCOMPATIBLE', `the checkpoint trained ${saved.hf.model}, not ${given.model}`);
+  if (given !== undefined && saved.hf !== undefined) {
+    const restated = resolveHfSettings({ ...saved.hf, ...given });
+    const changed = (Object.keys(restated) as (keyof typeof restated)[]).filter((k) => JSON.stringify(restated[k]) !== JSON.stringify(saved.hf![k]));
+    if (changed.length > 0) {
+      throw new CheckpointError('CKPT_INCOMPATIBLE', `a resumed run keeps the checkpoint's model settings; these differ: ${changed.map((k) => `hf.${k} ${JSON.stringify(restated[k])} (checkpoint: ${JSON.stringify(saved.hf![k])})`).join('; ')}`);
+    }
   }
   return resumeConfig(saved, env, rest);
 }

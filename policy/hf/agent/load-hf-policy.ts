@@ -23,6 +23,8 @@ export interface HfPolicySpec {
   readonly dir: string;
   /** A peft LoRA adapter folder (adapter_config.json, adapter_model.safetensors) for that model. */
   readonly adapter?: string;
+  /** Where tokenizer.json, the chat template and generation_config.json are, when not in `dir` (a full fine-tuning checkpoint: its base folder). */
+  readonly tokenizer?: string;
 }
 
 export interface LoadHfPolicyOptions {
@@ -55,12 +57,12 @@ export function hfPolicyName(spec: HfPolicySpec): string {
 }
 
 export async function loadHfPolicy(spec: HfPolicySpec, options: LoadHfPolicyOptions): Promise<LoadedHfPolicy> {
-  checkModelFolder(spec.dir);
+  checkModelFolder(spec.dir, spec.tokenizer ?? spec.dir);
   const backend = await selectBackend(options.backend ?? 'auto');
   const { model: base } = await loadHfModel(spec.dir, { backend });
   let lora: LoraCausalLm | undefined;
   try {
-    const tokenizer = loadTokenizer(spec.dir, base);
+    const tokenizer = loadTokenizer(spec.tokenizer ?? spec.dir, base);
     let model = base;
     if (spec.adapter !== undefined) {
       const { adapters } = await loadPeftAdapter(spec.adapter, base.config);
@@ -102,11 +104,12 @@ export async function loadHfPolicy(spec: HfPolicySpec, options: LoadHfPolicyOpti
 }
 
 /** Refuses a folder that is not a model folder, naming the first missing file. */
-function checkModelFolder(dir: string): void {
+function checkModelFolder(dir: string, tokenizerDir: string): void {
   if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new HfPolicyError('HF_POLICY_NOT_A_MODEL', `${dir} is not a directory (hf:DIR names a Hugging Face model folder)`);
   const weights = ['model.safetensors', 'model.safetensors.index.json'];
   const missing = [
-    ...(['config.json', 'tokenizer.json'].filter((file) => !existsSync(path.join(dir, file)))),
+    ...(['config.json'].filter((file) => !existsSync(path.join(dir, file)))),
+    ...(existsSync(path.join(tokenizerDir, 'tokenizer.json')) ? [] : [path.relative(dir, path.join(tokenizerDir, 'tokenizer.json'))]),
     ...(weights.some((file) => existsSync(path.join(dir, file))) ? [] : ['model.safetensors (or model.safetensors.index.json)']),
   ];
   if (missing.length > 0) {
