@@ -20,7 +20,7 @@ import type { HfRunSettings } from '../hf-settings.ts';
 import { LearnerOptimizer } from '../optimizer.ts';
 import type { ExternalScoring } from '../scoring-model.ts';
 import { hfScoring } from './hf-scoring.ts';
-import { assignWeights, createValueHead, trainableWeights, type TrainableHfModel, type ValueHead } from '../../policy/hf/train/index.ts';
+import { createValueHead, trainableWeights, type TrainableHfModel, type ValueHead } from '../../policy/hf/train/index.ts';
 
 export interface HfRunModels {
   readonly tokenizer: HfTokenizer;
@@ -74,6 +74,20 @@ async function adaptersFor(o: OpenHfModelsOptions, config: HfModelConfig): Promi
   return initLoraAdapters(config, loraConfig({ r: l.r, alpha: l.alpha, targetModules: l.targetModules, useRslora: l.rslora }), deriveSeed(o.seed, LORA_SEED_STREAM));
 }
 
+/**
+ * Sets the trained variables from a checkpoint's weights, which are in the forward pass's layout
+ * (learner/checkpoint/hf-weights.ts `namedWeights`: [in, out] projections, a tied embedding as the
+ * [hidden, vocab] head), as the variables are. A missing or misshapen tensor names itself.
+ */
+function assignModelLayout(full: TrainableHfModel, weights: Readonly<Record<string, tf.Tensor>>): void {
+  for (const [name, v] of full.variables) {
+    const t = weights[name];
+    if (t === undefined) throw new Error(`the checkpoint's weights lack ${name}`);
+    if (t.shape.join() !== v.shape.join()) throw new Error(`the checkpoint's ${name} is [${t.shape.join(', ')}], the model's [${v.shape.join(', ')}]`);
+    v.assign(t);
+  }
+}
+
 function valueHeadFor(o: OpenHfModelsOptions, hidden: number): ValueHead {
   const head = createValueHead(hidden, deriveSeed(o.seed, VALUE_SEED_STREAM));
   const saved = o.start?.valueHead;
@@ -110,7 +124,7 @@ export async function openHfModels(o: OpenHfModelsOptions): Promise<HfRunModels>
   }
   // The base model stays beside the trained copy as the KL reference (twice the weights in memory).
   const full = trainableWeights(base, { namePrefix: `full${++fullRuns}/` });
-  if (o.start?.weights !== undefined) assignWeights(full, o.start.weights);
+  if (o.start?.weights !== undefined) assignModelLayout(full, o.start.weights);
   const optimizer = new LearnerOptimizer(o.lr, [...full.variables.entries(), ...critic]);
   return {
     tokenizer, config: base.config, model: full.model, adapters: undefined, full,

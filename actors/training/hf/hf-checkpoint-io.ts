@@ -4,8 +4,7 @@
  * continue from and the optimizer state to restore.
  */
 import * as tf from '@tensorflow/tfjs-core';
-import { disposeHfCheckpoint, readHfCheckpoint, writeHfCheckpoint, type HfCheckpointData, type HfCheckpointState } from '../../../learner/checkpoint/hf-checkpoint.ts';
-import { snapshotWeights } from '../../../policy/hf/train/index.ts';
+import { disposeHfCheckpoint, namedWeights, readHfCheckpoint, writeHfCheckpoint, type HfCheckpointData, type HfCheckpointState } from '../../../learner/checkpoint/hf-checkpoint.ts';
 import type { WriteCheckpointOptions } from '../../../learner/checkpoint/write.ts';
 import type { HfRunModels, SavedValueHead } from '../../../learner/hf/hf-run-models.ts';
 import type { HfRunSettings } from '../../../learner/hf-settings.ts';
@@ -15,7 +14,8 @@ import type { RunState } from '../run-model.ts';
 
 export async function saveHfRun(dir: string, models: HfRunModels, state: RunState, settings: HfRunSettings, options?: WriteCheckpointOptions): Promise<string> {
   const opt = await models.optimizer.state();
-  const weights = models.full ? snapshotWeights(models.full) : undefined;
+  // The trained variables themselves, in the forward pass's layout (written as they are read, not copied).
+  const weights = models.full ? namedWeights(models.config, models.full.model.weights) : undefined;
   try {
     const checkpointState: HfCheckpointState = {
       step: state.step, policyVersion: state.policyVersion, curriculum: state.curriculum,
@@ -37,7 +37,6 @@ export async function saveHfRun(dir: string, models: HfRunModels, state: RunStat
     }, options);
   } finally {
     tf.dispose(Object.values(opt.moments));
-    if (weights) tf.dispose(Object.values(weights));
   }
 }
 
