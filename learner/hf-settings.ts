@@ -3,6 +3,7 @@
  * starts from, LoRA or full fine-tuning, and how the agent samples. One zod schema; the run's
  * config holds it as `hf` (absent for our transformer).
  */
+import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { describeIssue } from '../machines/describe-issue.ts';
@@ -61,6 +62,9 @@ export function resolveHfSettings(options: HfRunOptions): HfRunSettings {
     positionChunk: options.positionChunk ?? hfDefaults.positionChunk,
     recompute: options.recompute ?? hfDefaults.recompute,
   };
+  for (const [flag, dir] of [['--policy hf:', settings.model], ['--adapter ', settings.adapter]] as const) {
+    if (dir !== undefined && !(existsSync(dir) && statSync(dir).isDirectory())) throw new Error(`${flag}${dir}: no such folder (a Hugging Face ${flag === '--adapter ' ? 'PEFT adapter' : 'model'} folder)`);
+  }
   const parsed = HfRunSettingsSchema.safeParse(settings);
   if (!parsed.success) throw new Error(`hf settings: ${describeIssue(parsed.error)}`);
   if (parsed.data.adapter !== undefined && parsed.data.mode === 'full') throw new Error('hf settings: an adapter (--adapter) is trained in LoRA mode, not full fine-tuning');
