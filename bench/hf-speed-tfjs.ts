@@ -5,6 +5,7 @@
  *   npx tsx bench/hf-speed-tfjs.ts MODEL_NAME DIR [BACKEND]
  */
 import { fileURLToPath } from 'node:url';
+import * as tf from '@tensorflow/tfjs-core';
 
 import { selectBackend, type BackendPreference } from '../policy/backend.ts';
 import { loadHfModel } from '../policy/hf/load-hf-model.ts';
@@ -18,6 +19,11 @@ export interface TfjsSide {
   /** Tokens/s, or why it was not measured (does not fit, with the arithmetic; or the error). */
   readonly train: Record<TrainMode, number | string>;
   readonly decode: DecodeRow[];
+  /**
+   * After decoding: MiB of tensors, and the process's RSS. On wasm the RSS also holds XNNPACK's
+   * packed copy of every weight matrix, made at its first product and kept (about the weights again).
+   */
+  readonly heap: { readonly tensorsMiB: number; readonly rssMiB: number };
 }
 
 const log = (line: string): void => console.error(`[hf-speed-tfjs ${new Date().toISOString().slice(11, 19)}] ${line}`);
@@ -30,25 +36,26 @@ export async function runTfjsSide(name: string, dir: string, preference: Backend
   const { batch, length } = spec.train;
   const train: Record<TrainMode, number | string> = { lora: 'not run', full: 'not run' };
   try {
-    for (const mode of ['lora', 'full'] as const) {
-      const fit = fullFineTuneFit(model.config, batch, length, backend);
-      if (mode === 'full' && !fit.fits) {
-        train.full = fit.arithmetic;
-        continue;
-      }
-      log(`${name}: ${mode} training, ${batch} × ${length} tokens`);
-      try {
-        train[mode] = await trainTokensPerSecond(model, mode, batch, length, spec.repeats);
-      } catch (e) {
-        train[mode] = `failed: ${(e as Error).message}`;
-      }
-    }
+    // Decoding first: a training step that runs the heap out (0.5B) must not take decoding with it.
     const decode: DecodeRow[] = [];
     for (const b of spec.decode.batches) {
       log(`${name}: decoding at batch ${b}`);
       decode.push(await decodeTokensPerSecond(model, b, spec.decode.prompt, spec.decode.newTokens, spec.repeats));
     }
-    return { backend, train, decode };
+    const heap = { tensorsMiB: tf.memory().numBytes / 2 ** 20, rssMiB: process.memoryUsage().rss / 2 ** 20 };
+    const fit = fullFineTuneFit(model.config, batch, length, backend);
+    if (!fit.fits) train.full = fit.arithmetic;
+    for (const mode of ['lora', 'full'] as const) {
+      if (mode === 'full' && !fit.fits) continue;
+      log(`${name}: ${mode} training, ${batch} × ${length} tokens`);
+      try {
+        train[mode] = await trainTokensPerSecond(model, mode, batch, length, spec.repeats);
+      } catch (e) {
+        train[mode] = `failed: ${(e as Error).message}`;
+        break; // the heap may be corrupt now
+      }
+    }
+    return { backend, train, decode, heap };
   } finally {
     model.dispose();
   }

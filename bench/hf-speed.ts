@@ -11,7 +11,7 @@
  * PyTorch on 1 thread (torch.set_num_threads(1)); PyTorch on 2 threads is printed for context.
  * Each model's TF.js side runs in a fresh child process, so one model's heap does not crowd the next.
  *
- *   npx tsx bench/hf-speed.ts [--full] [--python PATH] [--backend wasm]
+ *   npx tsx bench/hf-speed.ts [--full | --models qwen2-50m,qwen2.5-0.5b-shaped] [--python PATH] [--backend wasm]
  *   npm run bench -- hf        (10M only)      npm run bench -- hf-full   (all three: 20–40 min)
  *
  * Python: --python, else ACTORGYM_PYTHON, else /tmp/hfvenv/bin/python (torch, transformers, peft);
@@ -35,6 +35,8 @@ import { findPython, torchLoad, torchRun, type TorchRun } from './hf-torch.ts';
 export interface HfSpeedOptions {
   /** All three models (default: the 10M one only). */
   readonly full?: boolean;
+  /** Only these models, by name (bench/hf-configs.ts); overrides `full`. */
+  readonly models?: readonly string[];
   readonly python?: string;
   readonly backend?: string;
   readonly log?: (line: string) => void;
@@ -63,12 +65,17 @@ function printTrain(model: HfBenchModel, mine: TfjsSide, one?: TorchRun, two?: T
   const { batch, length } = model.train;
   const rows = (['lora', 'full'] as const).map((mode) => {
     const t = mine.train[mode];
-    const cell = typeof t === 'number' ? num(t) : `does not fit`;
+    const cell = typeof t === 'number' ? num(t) : t.startsWith('failed') ? 'failed' : 'does not fit';
     return [mode, cell, num(one?.train[mode]), typeof t === 'number' ? ratio(t, one?.train[mode]) : '—', num(two?.train[mode])];
   });
   console.log(`\ntraining step (forward + backward + Adam), ${batch} × ${length} tokens, loss = mean next-token NLL; goal ≥ 0.33×`);
   console.log(table([['mode', `tfjs-${mine.backend} tok/s`, 'torch 1 thr tok/s', 'ratio', 'torch 2 thr tok/s'], ...rows]));
-  if (typeof mine.train.full === 'string') console.log(`full fine-tuning on ${mine.backend} does not fit: ${mine.train.full}`);
+  for (const mode of ['lora', 'full'] as const) {
+    const why = mine.train[mode];
+    if (typeof why === 'string') console.log(`${mode} on ${mine.backend}: ${why.startsWith('failed') ? why.slice(0, 160) : `does not fit: ${why}`}`);
+  }
+  const { tensorsMiB, rssMiB } = mine.heap;
+  console.log(`TF.js process after decoding: tensors ${num(tensorsMiB)} MiB, RSS ${num(rssMiB)} MiB (the wasm heap also keeps XNNPACK's packed copy of each weight matrix)`);
 }
 
 function printDecode(model: HfBenchModel, mine: TfjsSide, one?: TorchRun, two?: TorchRun): void {
@@ -134,7 +141,7 @@ export async function runHfSpeedBench(options: HfSpeedOptions = {}): Promise<voi
   const python = findPython(options.python);
   if (python === undefined) console.log('PyTorch side skipped: no Python with torch, transformers and peft (--python, ACTORGYM_PYTHON or /tmp/hfvenv/bin/python)');
   console.log(`machine: ${os.cpus().length} cores, load average ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}`);
-  const models = options.full ? HF_BENCH_MODELS : HF_BENCH_MODELS.slice(0, 1);
+  const models = options.models !== undefined ? HF_BENCH_MODELS.filter((m) => options.models!.includes(m.name)) : options.full ? HF_BENCH_MODELS : HF_BENCH_MODELS.slice(0, 1);
   for (const model of models) await runModel(model, backend, python, log);
   console.log(`\nload average after: ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}`);
 }
@@ -146,5 +153,11 @@ if (process.argv[1] === SELF) {
   };
   const python = arg('python');
   const backend = arg('backend');
-  await runHfSpeedBench({ full: process.argv.includes('--full'), ...(python === undefined ? {} : { python }), ...(backend === undefined ? {} : { backend }) });
+  const models = arg('models')?.split(',');
+  await runHfSpeedBench({
+    full: process.argv.includes('--full'),
+    ...(python === undefined ? {} : { python }),
+    ...(backend === undefined ? {} : { backend }),
+    ...(models === undefined ? {} : { models }),
+  });
 }
