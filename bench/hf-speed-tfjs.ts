@@ -20,8 +20,8 @@ export interface TfjsSide {
   readonly train: Record<TrainMode, number | string>;
   readonly decode: DecodeRow[];
   /**
-   * After decoding: MiB of tensors, and the process's RSS. On wasm the RSS also holds XNNPACK's
-   * packed copy of every weight matrix, made at its first product and kept (about the weights again).
+   * After decoding: MiB of tensors, and the process's RSS. On wasm the RSS also holds a second copy
+   * of every weight matrix, made at its first product and kept (most likely XNNPACK's packed weights).
    */
   readonly heap: { readonly tensorsMiB: number; readonly rssMiB: number };
 }

@@ -75,7 +75,7 @@ function printTrain(model: HfBenchModel, mine: TfjsSide, one?: TorchRun, two?: T
     if (typeof why === 'string') console.log(`${mode} on ${mine.backend}: ${why.startsWith('failed') ? why.slice(0, 160) : `does not fit: ${why}`}`);
   }
   const { tensorsMiB, rssMiB } = mine.heap;
-  console.log(`TF.js process after decoding: tensors ${num(tensorsMiB)} MiB, RSS ${num(rssMiB)} MiB (the wasm heap also keeps XNNPACK's packed copy of each weight matrix)`);
+  console.log(`TF.js process after decoding: tensors ${num(tensorsMiB)} MiB, RSS ${num(rssMiB)} MiB (on wasm this includes a packed copy of each weight matrix, made at its first use)`);
 }
 
 function printDecode(model: HfBenchModel, mine: TfjsSide, one?: TorchRun, two?: TorchRun): void {
