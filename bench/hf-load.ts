@@ -11,6 +11,7 @@ import * as tf from '@tensorflow/tfjs-core';
 
 import { selectBackend, type BackendPreference } from '../policy/backend.ts';
 import { loadHfModel } from '../policy/hf/load-hf-model.ts';
+import { nodeArgsFor } from './hf-node-args.ts';
 
 export interface LoadMeasure {
   readonly seconds: number;
@@ -35,7 +36,7 @@ async function child(dir: string, backend: BackendPreference): Promise<void> {
 
 /** Loads `dir` with TF.js in a fresh Node process. */
 export function tfjsLoad(dir: string, backend: string): LoadMeasure {
-  const run = spawnSync(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), dir, '--backend', backend], { encoding: 'utf8', maxBuffer: 1 << 24 });
+  const run = spawnSync(process.execPath, [...nodeArgsFor(fileURLToPath(import.meta.url)), dir, '--backend', backend], { encoding: 'utf8', maxBuffer: 1 << 24 });
   if (run.status !== 0) throw new Error(`bench/hf-load.ts ${dir}: exit ${run.status}: ${run.stderr.trim().split('\n').slice(-3).join(' ')}`);
   return JSON.parse(run.stdout.trim().split('\n').at(-1)!) as LoadMeasure;
 }

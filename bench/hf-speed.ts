@@ -28,6 +28,7 @@ import { countParameters } from '../policy/hf/memory-estimate.ts';
 import { HF_BENCH_MODELS, type HfBenchModel } from './hf-configs.ts';
 import { fullFineTuneFit } from './hf-fit.ts';
 import { tfjsLoad, type LoadMeasure } from './hf-load.ts';
+import { nodeArgsFor } from './hf-node-args.ts';
 import { writeRandomModel } from './hf-random-model.ts';
 import type { TfjsSide } from './hf-speed-tfjs.ts';
 import { findPython, torchLoad, torchRun, type TorchRun } from './hf-torch.ts';
@@ -49,7 +50,7 @@ const num = (x: number | undefined): string => (x === undefined ? '—' : x >= 1
 const ratio = (a: number | undefined, b: number | undefined): string => (a === undefined || b === undefined ? '—' : `${(a / b).toFixed(2)}×`);
 
 function tfjsChild(model: HfBenchModel, dir: string, backend: string): TfjsSide {
-  const run = spawnSync(process.execPath, [...process.execArgv, CHILD, model.name, dir, backend], { encoding: 'utf8', maxBuffer: 1 << 24, stdio: ['ignore', 'pipe', 'inherit'] });
+  const run = spawnSync(process.execPath, [...nodeArgsFor(CHILD), model.name, dir, backend], { encoding: 'utf8', maxBuffer: 1 << 24, stdio: ['ignore', 'pipe', 'inherit'] });
   if (run.status !== 0) throw new Error(`bench/hf-speed-tfjs.ts ${model.name}: exit ${run.status} (its stderr is above)`);
   return JSON.parse(run.stdout.trim().split('\n').at(-1)!) as TfjsSide;
 }
