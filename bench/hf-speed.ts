@@ -12,7 +12,7 @@
  * Each model's TF.js side runs in a fresh child process, so one model's heap does not crowd the next.
  *
  *   npx tsx bench/hf-speed.ts [--full | --models qwen2-50m,qwen2.5-0.5b-shaped] [--python PATH] [--backend wasm]
- *   npm run bench -- hf        (10M only)      npm run bench -- hf-full   (all three: 20–40 min)
+ *   npm run bench -- hf        (10M only, 3–5 min)   npm run bench -- hf-full   (all three, 10–16 min on 2 cores)
  *
  * Python: --python, else ACTORGYM_PYTHON, else /tmp/hfvenv/bin/python (torch, transformers, peft);
  * without one only the TF.js side prints. No assertions: read one run on a quiet machine.

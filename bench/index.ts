@@ -73,7 +73,7 @@ export const benchmarks: readonly Benchmark[] = [
   },
   {
     name: 'hf-full',
-    description: 'the hf benchmark on all three models (~10M, ~50M, Qwen2.5-0.5B-shaped) with the 0.5B file\'s load time and peak RSS: 20–40 min',
+    description: 'the hf benchmark on all three models (~10M, ~50M, Qwen2.5-0.5B-shaped) with the 0.5B file\'s load time and peak RSS: 10–16 min',
     run: async () => (await import('./hf-speed.ts')).runHfSpeedBench({ full: true }),
   },
 ];
