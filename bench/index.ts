@@ -66,4 +66,14 @@ export const benchmarks: readonly Benchmark[] = [
     description: 'rollouts and a training run on 3 env servers SIGKILLed and restarted (>= 100 kills): every slot once, aborted share, success vs undisturbed',
     run: async () => (await import('./chaos.ts')).runChaosBench(),
   },
+  {
+    name: 'hf',
+    description: 'a ~10M Qwen2-shaped model, TF.js (wasm) vs PyTorch on 1 thread: LoRA and full training tokens/s, KV-cache decoding at batch 1/16/64 (hf-full: also ~50M and Qwen2.5-0.5B-shaped, load time and peak RSS)',
+    run: async () => (await import('./hf-speed.ts')).runHfSpeedBench(),
+  },
+  {
+    name: 'hf-full',
+    description: 'the hf benchmark on all three models (~10M, ~50M, Qwen2.5-0.5B-shaped) with the 0.5B file\'s load time and peak RSS: 10–16 min',
+    run: async () => (await import('./hf-speed.ts')).runHfSpeedBench({ full: true }),
+  },
 ];
