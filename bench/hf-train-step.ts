@@ -2,15 +2,17 @@
  * TF.js side of the HF training benchmark: tokens/s of one training step (forward, backward,
  * Adam) with loss = mean next-token NLL of a fixed batch, for LoRA (rank 8, alpha 16, all seven
  * projections; only the adapters are variables) and full fine-tuning (every weight a variable).
- * The PyTorch side (scripts/hf/torch-speed-bench.py) computes the same loss with labels = ids.
+ * The loss goes through the learner's own scoring (policy/hf/train `hfSequenceScores`: chunked
+ * output head, block-wise attention, explicit transposes in the weight gradients), so the number
+ * is what `train`/`sft --policy hf:DIR` get. The PyTorch side (scripts/hf/torch-speed-bench.py)
+ * computes the same loss with labels = ids.
  */
 import * as tf from '@tensorflow/tfjs-core';
 
 import type { HfCausalLm } from '../policy/hf/causal-lm.ts';
-import { leftPad } from '../policy/hf/left-pad.ts';
 import { attachLora, initLoraAdapters, loraConfig } from '../policy/hf/lora/index.ts';
 import { mulberry32 } from '../policy/rng.ts';
-import { fullFineTune, registerWasmSegmentSum } from './hf-full-finetune.ts';
+import { hfSequenceScores, trainableWeights } from '../policy/hf/train/index.ts';
 
 export type TrainMode = 'lora' | 'full';
 
@@ -20,16 +22,14 @@ export function randomIds(rows: number, length: number, vocab: number, seed: num
   return Array.from({ length: rows }, () => Array.from({ length }, () => 3 + Math.floor(rng.next() * (vocab - 3))));
 }
 
-/** Mean NLL of ids[t + 1] given ids[0..t] over every row (what transformers' labels=ids computes). */
+/** Mean NLL of ids[t + 1] given ids[0..t] over every row (what transformers' labels=ids computes), through the learner's scoring. */
 export function nextTokenLoss(model: HfCausalLm, ids: readonly (readonly number[])[]): tf.Scalar {
   return tf.tidy(() => {
     const B = ids.length;
     const T = ids[0]!.length;
-    const V = model.config.vocabSize;
-    const logits = model.forward(leftPad(ids)).logits;
-    const predicting = tf.reshape(tf.slice(logits, [0, 0, 0], [B, T - 1, V]), [B * (T - 1), V]);
-    const targets = tf.oneHot(tf.tensor1d(ids.flatMap((row) => row.slice(1)), 'int32'), V);
-    return tf.neg(tf.mean(tf.sum(tf.mul(tf.logSoftmax(predicting), targets), 1))) as tf.Scalar;
+    const { logProbs } = hfSequenceScores(model, tf.tensor2d(ids.flat(), [B, T], 'int32'), { temperature: 1 });
+    // Position 0 has no predecessor (0 there); the mean runs over the T − 1 predicted tokens.
+    return tf.neg(tf.div(tf.sum(logProbs), B * (T - 1))) as tf.Scalar;
   });
 }
 
@@ -65,10 +65,9 @@ export async function trainTokensPerSecond(base: HfCausalLm, mode: TrainMode, ba
       adapters.dispose();
     }
   }
-  if (tf.getBackend() === 'wasm') registerWasmSegmentSum();
-  const full = fullFineTune(base);
+  const full = trainableWeights(base, { namePrefix: 'bench/' });
   try {
-    return (batch * length) / (await stepSeconds(() => nextTokenLoss(full.model, ids), full.variables, repeats));
+    return (batch * length) / (await stepSeconds(() => nextTokenLoss(full.model, ids), [...full.variables.values()], repeats));
   } finally {
     full.dispose();
   }

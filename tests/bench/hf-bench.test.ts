@@ -1,7 +1,6 @@
 /**
- * The HF benchmark's own helpers (bench/hf-*.ts): the streamed random-model writer, the full
- * fine-tuning copy with its wasm gradient kernel, the training loss and the "does not fit"
- * arithmetic. Tiny models only; the benchmark itself is run by hand (docs/benchmarks.md).
+ * The HF benchmark's own helpers (bench/hf-*.ts): the streamed random-model writer, the training
+ * loss (through the learner's scoring) and the "does not fit" arithmetic. Tiny models only; the benchmark itself is run by hand (docs/benchmarks.md).
  */
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
@@ -11,13 +10,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { HF_BENCH_MODELS } from '../../bench/hf-configs.ts';
 import { fullFineTuneFit } from '../../bench/hf-fit.ts';
-import { fullFineTune, registerWasmSegmentSum } from '../../bench/hf-full-finetune.ts';
 import { writeRandomModel } from '../../bench/hf-random-model.ts';
 import { nextTokenLoss, randomIds } from '../../bench/hf-train-step.ts';
 import { selectBackend } from '../../policy/backend.ts';
 import { parseHfConfig } from '../../policy/hf/config.ts';
 import { loadHfModel } from '../../policy/hf/load-hf-model.ts';
 import { countParameters } from '../../policy/hf/memory-estimate.ts';
+import { trainableWeights } from '../../policy/hf/train/index.ts';
 
 const TINY = {
   architectures: ['Qwen2ForCausalLM'], model_type: 'qwen2', vocab_size: 64, hidden_size: 32, intermediate_size: 64,
@@ -45,29 +44,30 @@ describe('HF benchmark helpers', () => {
     model.dispose();
   });
 
-  it('trains every weight of a full fine-tuning copy on wasm, the tied embedding included', async () => {
+  it("the benchmark's loss is the learner's scoring: the mean next-token NLL, and it trains every weight of a full copy on wasm", async () => {
     const { model: base } = await loadHfModel(dir);
-    registerWasmSegmentSum();
-    const full = fullFineTune(base);
+    const full = trainableWeights(base, { namePrefix: 'bench-test/' });
     const ids = randomIds(2, 8, 64, 1);
-    const before = (await nextTokenLoss(base, ids).data())[0]!;
-    expect((await nextTokenLoss(full.model, ids).data())[0]).toBeCloseTo(before, 5);
-    expect(before).toBeGreaterThan(Math.log(64) - 0.5);
-    const { grads } = tf.variableGrads(() => nextTokenLoss(full.model, ids), full.variables);
-    expect(Object.keys(grads)).toHaveLength(full.variables.length);
+    const loss = (await nextTokenLoss(base, ids).data())[0]!;
+    // The same number from the forward pass's logits, by hand.
+    const logits = (await base.forward({ tokens: Int32Array.from(ids.flat()), batch: 2, length: 8, positions: Int32Array.from({ length: 16 }, (_, i) => i % 8), keyMask: new Uint8Array(16).fill(1) }).logits.data()) as Float32Array;
+    let nll = 0;
+    for (let b = 0; b < 2; b++) {
+      for (let t = 0; t < 7; t++) {
+        const row = logits.slice((b * 8 + t) * 64, (b * 8 + t + 1) * 64);
+        const max = Math.max(...row);
+        const lse = max + Math.log(row.reduce((a: number, x: number) => a + Math.exp(x - max), 0));
+        nll -= row[ids[b]![t + 1]!]! - lse;
+      }
+    }
+    expect(loss).toBeCloseTo(nll / 14, 4);
+    const variables = [...full.variables.values()];
+    const { grads } = tf.variableGrads(() => nextTokenLoss(full.model, ids), variables);
+    expect(Object.keys(grads)).toHaveLength(variables.length);
+    expect(Object.values(grads).every((g) => Math.max(...Array.from(g.dataSync()).map(Math.abs)) > 0)).toBe(true);
     tf.dispose(Object.values(grads));
     full.dispose();
     base.dispose();
-  });
-
-  it("gives tf.gather a gradient on wasm (the tied embedding's lookup)", async () => {
-    registerWasmSegmentSum();
-    const table = tf.variable(tf.tensor2d([1, 2, 3, 4, 5, 6], [2, 3]));
-    const ids = tf.tensor1d([2, 0, 2, 2], 'int32');
-    const { grads } = tf.variableGrads(() => tf.sum(tf.mul(tf.gather(table, ids, 1), tf.tensor2d([1, 10, 100, 1000], [1, 4]))), [table]);
-    // Column 2 is gathered at positions 0, 2, 3 (weights 1 + 100 + 1000), column 0 at position 1, column 1 never.
-    expect(Array.from(await grads[table.name]!.data())).toEqual([10, 0, 1101, 10, 0, 1101]);
-    tf.dispose([table, ids, ...Object.values(grads)]);
   });
 
   it('says full fine-tuning of the 0.5B-shaped model does not fit the wasm heap, with the arithmetic', () => {
