@@ -59,7 +59,7 @@ answered with free text; max_tokens, stop, seed (same seed, same reply), tempera
 logprobs (top_logprobs 0) apply, and vLLM's return_token_ids adds prompt_token_ids and
 choices[0].token_ids. Generation stops at generation_config.json's eos ids. A prompt plus
 max_tokens over the model's context is a 400 naming the numbers. Requests arriving together are
-decoded in one batch (at most ${DEFAULT_HF_MAX_BATCH}; ${DEFAULT_HF_MAX_QUEUE} may wait, beyond that 503 server_busy). See docs/hf-serve.md.
+decoded in one batch (at most ${DEFAULT_HF_MAX_BATCH}; ${DEFAULT_HF_MAX_QUEUE} may wait, beyond that 503 server_busy). See docs/hf-models.md.
 
 Request bodies are limited to ${DEFAULT_MAX_BODY_BYTES / 1024 / 1024} MiB; errors use OpenAI's shape { error: { message, type, param, code } }.`)
     .action(async (options: ServePolicyOptions) => (await import('./serve-policy-action.ts')).runServePolicy(options));
