@@ -62,7 +62,8 @@ export const agentLogic = fromCallback<AgentActorEvent, AgentActorInput>(({ inpu
         answer(item.replyTo, { type: 'AGENT.FAILED', reason: 'agent_error', error: 'policy returned too few decisions' });
         return;
       }
-      answer(item.replyTo, { type: 'AGENT.DECIDED', ...decision });
+      if (decision.exhausted !== undefined) answer(item.replyTo, { type: 'AGENT.EXHAUSTED', reason: decision.exhausted });
+      else answer(item.replyTo, { type: 'AGENT.DECIDED', ...decision });
     });
   };
 

@@ -36,6 +36,11 @@ export const AgentDecisionSchema = z
     logProbs: numbers.exactOptional(),
     /** An LLM turn's accounting (tokens, latency, retries, the reply); kept in the trajectory. */
     usage: TurnUsageSchema.exactOptional(),
+    /**
+     * Set when the policy cannot act in this episode any more (its context window is full): the
+     * episode ends `truncated` with the reward so far, like a horizon, and `action` is not sent.
+     */
+    exhausted: z.string().exactOptional(),
   })
   .readonly();
 export type AgentDecision = z.infer<typeof AgentDecisionSchema>;
@@ -76,6 +81,8 @@ export const EpisodeOutputSchema = z
     /** Set for `aborted`: what failed, and the error message. */
     abortReason: AbortReasonSchema.exactOptional(),
     error: z.string().exactOptional(),
+    /** Set for a `truncated` episode the policy ended (AgentDecision.exhausted): why. */
+    exhausted: z.string().exactOptional(),
   })
   .readonly();
 export type EpisodeOutput = z.infer<typeof EpisodeOutputSchema>;

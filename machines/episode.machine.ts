@@ -50,6 +50,8 @@ export interface EpisodeContext {
   readonly outcome: EpisodeOutcome | undefined;
   readonly abortReason: AbortReason | undefined;
   readonly error: string | undefined;
+  /** Why the policy ended the episode (AGENT.EXHAUSTED), if it did. */
+  readonly exhausted?: string;
 }
 
 
@@ -77,6 +79,7 @@ export type EpisodeEvent =
     }
   | { type: 'ENV.FAILED'; reason: AbortReason; error: string }
   | { type: 'AGENT.FAILED'; reason: AbortReason; error: string }
+  | { type: 'AGENT.EXHAUSTED'; reason: string }
   | { type: 'ABORT'; reason: AbortReason; error: string };
 
 /**
@@ -216,6 +219,8 @@ export const episodeMachine = setup({
           ],
         },
         'AGENT.FAILED': { target: 'finished', actions: { type: 'abortFrom', params: ({ event }) => event } },
+        // The policy cannot go on (its context is full): truncated like a horizon, reward so far.
+        'AGENT.EXHAUSTED': { target: 'finished', actions: assign(({ event }) => ({ outcome: 'truncated' as const, exhausted: event.reason })) },
       },
     },
     stepping: {
@@ -260,6 +265,7 @@ export const episodeMachine = setup({
       trajectory,
       ...(context.abortReason ? { abortReason: context.abortReason } : {}),
       ...(context.error ? { error: context.error } : {}),
+      ...(context.exhausted !== undefined ? { exhausted: context.exhausted } : {}),
     };
   },
 });

@@ -172,6 +172,8 @@ export const EpisodeFinishedSchema = z.object({
   /** Set for `aborted`: what failed, and the error message. */
   abortReason: AbortReasonSchema.exactOptional(),
   error: z.string().exactOptional(),
+  /** Set for a `truncated` episode the policy ended because it could not go on (its context window was full). */
+  exhausted: z.string().exactOptional(),
 });
 /** An episode ended with exactly one outcome. */
 export type EpisodeFinished = Readonly<z.infer<typeof EpisodeFinishedSchema>>;

@@ -139,5 +139,6 @@ function finishedEvent(output: EpisodeOutput, t: number): RunEvent {
     policyVersion: output.policyVersion,
     ...(output.abortReason ? { abortReason: output.abortReason } : {}),
     ...(output.error ? { error: output.error } : {}),
+    ...(output.exhausted !== undefined ? { exhausted: output.exhausted } : {}),
   };
 }

@@ -15,9 +15,9 @@
  * id is parsed as it is.
  *
  * Context: when an episode's next turn (its conversation, the new user turn and a reply of up to
- * maxNewTokens) would pass the context window, `act` throws an `HfPolicyError`
- * (HF_POLICY_CONTEXT_FULL) naming the episode, before anything is decoded. The agent actor then
- * ends every episode of that batch `aborted` (it has no per-request failure today).
+ * maxNewTokens) would pass the context window, its decision is `exhausted` (nothing is decoded for
+ * it): the episode ends `truncated` with the reward so far, like a horizon, and its record holds
+ * the turns it played. The other episodes of the batch are decided as usual.
  */
 import type { PromptTemplate } from '../../../envs/contract.ts';
 import type { LlmUsage } from '../../llm/chat-types.ts';
@@ -124,7 +124,10 @@ export class HfPolicy implements Policy {
     for (const _ of batch) this.#usage.attemptStarted();
     try {
       const decisions = await this.#act(batch);
-      for (const d of decisions) this.#usage.succeeded({ ...d.usage!, content: d.usage!.reply });
+      for (const d of decisions) {
+        if (d.usage) this.#usage.succeeded({ ...d.usage, content: d.usage.reply });
+        else this.#usage.failed(0);
+      }
       return decisions;
     } catch (error) {
       for (const _ of batch) this.#usage.failed(0);
@@ -147,16 +150,19 @@ export class HfPolicy implements Policy {
 
   async #act(batch: readonly ActRequest[]): Promise<Decision[]> {
     const prepared = batch.map((request) => this.#prepare(request));
-    for (const p of prepared) this.#checkContext(p);
-    for (const p of prepared) {
+    // An episode whose next turn cannot fit ends there (truncated), the others are decided.
+    const full = new Map(prepared.map((p) => [p, this.#contextFull(p)] as const).filter(([, why]) => why !== undefined) as [Prepared, string][]);
+    const live = prepared.filter((p) => !full.has(p));
+    for (const p of live) {
       if (p.request.turn === 0) this.#session.open(p.request.episodeId, p.ids, p.request.seed);
       else this.#session.extend(p.request.episodeId, p.ids);
       p.open.length += p.ids.length;
     }
     const started = performance.now();
-    const replies = await this.#session.decide(prepared.map((p) => p.request.episodeId), this.#decide);
+    const replies = live.length > 0 ? await this.#session.decide(live.map((p) => p.request.episodeId), this.#decide) : [];
     const latencyMs = performance.now() - started;
-    return prepared.map((p, i) => this.#decision(p, replies[i]!, latencyMs));
+    const decided = new Map(live.map((p, i) => [p, this.#decision(p, replies[i]!, latencyMs)] as const));
+    return prepared.map((p) => decided.get(p) ?? { action: '', exhausted: full.get(p)! });
   }
 
   /** The new user turn's ids; turn 0 (re)opens the episode. */
@@ -172,15 +178,12 @@ export class HfPolicy implements Policy {
     return { request, open, ids: open.chat.next(request) };
   }
 
-  #checkContext(p: Prepared): void {
+  /** Why the episode's next turn cannot fit its context window, or undefined when it fits. */
+  #contextFull(p: Prepared): string | undefined {
     const needed = p.open.length + p.ids.length + this.#decide.maxNewTokens;
-    if (needed > this.#session.contextWindow) {
-      throw new HfPolicyError(
-        'HF_POLICY_CONTEXT_FULL',
-        `episode ${p.request.episodeId} at turn ${p.request.turn}: its ${p.open.length} tokens, ${p.ids.length} of the new turn and a reply of up to ${this.#decide.maxNewTokens} ` +
-          `would pass the context window of ${this.#session.contextWindow} tokens; the episode ends aborted (give a larger context window or fewer turns, --horizon)`,
-      );
-    }
+    if (needed <= this.#session.contextWindow) return undefined;
+    return `context full: ${p.open.length} tokens held, ${p.ids.length} of the new turn and a reply of up to ${this.#decide.maxNewTokens} ` +
+      `pass the context window of ${this.#session.contextWindow} tokens (give a larger context window or fewer turns, --horizon)`;
   }
 
   #decision(p: Prepared, reply: Reply, latencyMs: number): Decision {

@@ -113,14 +113,19 @@ describe.each(CHAT_MODELS)('HfPolicy on %s', (name) => {
     policy.dispose();
   });
 
-  it.runIf(everything)('refuses a turn that would pass the context window, naming the episode', async () => {
+  it.runIf(everything)('ends an episode whose next turn would pass the context window, and decides the rest of its batch', async () => {
     const opening = encodeEpisode(tokenizer, prompt, [TURNS[0]!]).tokens.length;
     const policy = make({ contextWindow: opening + 20, maxNewTokens: 12 });
     await policy.act([request('e', 0, 1)]);
-    const error = await policy.act([request('e', 1, 1)]).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(HfPolicyError);
-    expect((error as HfPolicyError).code).toBe('HF_POLICY_CONTEXT_FULL');
-    expect((error as Error).message).toMatch(/episode e at turn 1: .* context window of \d+ tokens; the episode ends aborted/);
+    const [full, other] = await policy.act([request('e', 1, 1), request('f', 0, 2)]);
+    expect(full!.exhausted).toMatch(/^context full: \d+ tokens held, \d+ of the new turn and a reply of up to 12 pass the context window of \d+ tokens/);
+    expect(full!.tokenIds).toBeUndefined();
+    expect(other!.exhausted).toBeUndefined();
+    expect(other!.tokenIds!.length).toBeGreaterThan(0);
+    // The exhausted episode's record holds the turn it played, nothing of the turn it could not read.
+    const record = policy.release('e')!;
+    expect(record.tokens.length).toBeLessThanOrEqual(opening + 12);
+    expect(record.mask.filter((m) => m === 1).length).toBeGreaterThan(0);
     policy.dispose();
   });
 
