@@ -31,7 +31,7 @@ function loadedModules(args: readonly string[]): Promise<{ code: number; modules
 const HEAVY = /node_modules\/(@tensorflow|openai|vega|hono|@hono|better-sqlite3|playwright-core)/;
 
 describe('actorgym start-up', () => {
-  it.each([[['--help']], [['envs']], [[]], [['rollout', '--help']], [['train', '--help']], [['eval', '--help']], [['rolout']]])(
+  it.each([[['--help']], [['envs']], [[]], [['rollout', '--help']], [['train', '--help']], [['eval', '--help']], [['export', '--help']], [['sft', '--help']], [['serve-policy', '--help']], [['rolout']]])(
     'actorgym %j loads no TensorFlow.js, OpenAI client, vega or web-env runtime',
     async (args) => {
       const { modules } = await loadedModules(args);
