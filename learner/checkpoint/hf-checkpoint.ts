@@ -18,6 +18,6 @@ export {
 export { hfCheckpointWriteStages, writeHfCheckpoint } from './hf-write.ts';
 export { disposeHfCheckpoint, readHfCheckpoint, type HfCheckpoint, type ReadHfCheckpointOptions } from './hf-read.ts';
 export { encodeNamedWeights, namedWeights, readNamedWeights, writeNamedWeights } from './hf-weights.ts';
-export { encodePeftAdapter, type PeftAdapterFiles } from './hf-adapter-files.ts';
+export { encodePeftAdapter, type PeftAdapterFiles } from '../../policy/hf/lora/encode-peft-adapter.ts';
 export { COPIED_BASE_FILES, EXPORT_DTYPES, EXPORT_FORMATS, exportHfCheckpoint, type ExportDtype, type ExportFormat, type ExportOptions, type ExportResult } from './hf-export.ts';
 export { OutExistsError } from './atomic-folder.ts';

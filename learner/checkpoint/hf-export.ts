@@ -23,7 +23,7 @@ import { ADAPTER_WEIGHTS_FILE } from '../../policy/hf/lora/peft-tensor-names.ts'
 import type { FloatDtype } from '../../policy/hf/safetensors/dtypes.ts';
 import { exists } from './verified-files.ts';
 import { CheckpointError } from './format.ts';
-import { encodePeftAdapter } from './hf-adapter-files.ts';
+import { encodePeftAdapter } from '../../policy/hf/lora/encode-peft-adapter.ts';
 import { disposeHfCheckpoint, readHfCheckpoint, type HfCheckpoint } from './hf-read.ts';
 import { namedWeights, writeNamedWeights, type ReplaceTensor } from './hf-weights.ts';
 import { OutExistsError, occupied, writeFolderAtomically, type FolderSource } from './atomic-folder.ts';

@@ -11,7 +11,7 @@ import { parseHfConfig } from '../../policy/hf/config.ts';
 import { ADAPTER_CONFIG_FILE } from '../../policy/hf/lora/peft-config.ts';
 import { ADAPTER_WEIGHTS_FILE } from '../../policy/hf/lora/peft-tensor-names.ts';
 import { CheckpointError } from './format.ts';
-import { encodePeftAdapter } from './hf-adapter-files.ts';
+import { encodePeftAdapter } from '../../policy/hf/lora/encode-peft-adapter.ts';
 import { HF_CHECKPOINT_FILES, HfCheckpointStateSchema, type HfCheckpointData, type HfCheckpointState } from './hf-format.ts';
 import { encodeNamedWeights } from './hf-weights.ts';
 import { checkpointJson, checkpointWriteStages, writeCheckpointFiles, type CheckpointWriteStage, type WriteCheckpointOptions } from './write.ts';

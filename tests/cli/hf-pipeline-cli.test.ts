@@ -6,12 +6,12 @@
  * evaluated through the served endpoint and from the run's checkpoint. A random tiny model fails
  * the tasks: the test checks what each step writes and reports, not success.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BIN, runCli } from './run-cli.ts';
+import { runCli } from './run-cli.ts';
+import { startServePolicy } from './serve-policy-process.ts';
 
 const MODEL = path.resolve('tests/fixtures/hf/qwen2-tiny-chat');
 const dir = mkdtempSync(path.join(tmpdir(), 'actorgym-hf-pipeline-'));
@@ -21,20 +21,6 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const json = <T>(stdout: string): T => JSON.parse(stdout) as T;
 const ok = (r: { code: number; stderr: string }): void => expect(r.code, r.stderr).toBe(0);
 
-function serve(args: readonly string[]): Promise<{ child: ChildProcess; url: string; modelId: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, 'serve-policy', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stderr!.on('data', (chunk: Buffer) => (err += chunk.toString()));
-    child.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const ready = /actorgym serve-policy: (\S+) on (http:\/\/\S+)\n/.exec(out);
-      if (ready) resolve({ child, modelId: ready[1]!, url: ready[2]! });
-    });
-    child.once('exit', (code) => reject(new Error(`serve-policy exited with ${code}: ${err.trim()}`)));
-  });
-}
 
 describe('a Hugging Face model from demos to a served, evaluated agent', () => {
   it('collect → sft → export → reload → train --init (GRPO) → export merged → serve → eval', async () => {
@@ -69,7 +55,7 @@ describe('a Hugging Face model from demos to a served, evaluated agent', () => {
     ok(await runCli(['export', '--checkpoint', at('rl'), '--format', 'merged', '--out', at('merged')]));
     for (const file of ['config.json', 'model.safetensors', 'tokenizer.json', 'tokenizer_config.json']) expect(existsSync(at(`merged/${file}`)), file).toBe(true);
 
-    const server = await serve(['--policy', `hf:${at('merged')}`, '--port', '0', '--backend', 'wasm', '--max-new-tokens', '12']);
+    const server = await startServePolicy(['--policy', `hf:${at('merged')}`, '--port', '0', '--backend', 'wasm', '--max-new-tokens', '12']);
     try {
       expect(server.modelId).toBe('hf:merged');
       const served = await runCli(['eval', '--env', 'babyai', '--agent', 'openai:hf:merged', '--base-url', server.url, '--tasks', '2', '--samples', '1',

@@ -3,28 +3,14 @@
  * point in a child process, on the tiny Qwen2 chat model (tests/fixtures/hf/serve-tiny), driven
  * by the openai client and by `actorgym rollout --agent openai:MODEL`.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
-import { BIN, runCli } from './run-cli.ts';
+import { runCli } from './run-cli.ts';
+import { startServePolicy } from './serve-policy-process.ts';
 
 const FIXTURE = 'tests/fixtures/hf/serve-tiny';
 
-/** Starts the command; resolves with the URL of its ready line. */
-function start(args: readonly string[]): Promise<{ child: ChildProcess; url: string; modelId: string; stderr: () => string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, 'serve-policy', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stderr!.on('data', (chunk: Buffer) => (err += chunk.toString()));
-    child.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const ready = /actorgym serve-policy: (\S+) on (http:\/\/\S+)\n/.exec(out);
-      if (ready) resolve({ child, modelId: ready[1]!, url: ready[2]!, stderr: () => err });
-    });
-    child.once('exit', (code) => reject(new Error(`serve-policy exited with ${code} before it was ready: ${err.trim()}`)));
-  });
-}
 
 async function stop(child: ChildProcess): Promise<number | null> {
   const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
@@ -34,7 +20,7 @@ async function stop(child: ChildProcess): Promise<number | null> {
 
 describe('actorgym serve-policy --policy hf:DIR', () => {
   it('serves the model to the openai client, batches concurrent requests, and a rollout runs against it', async () => {
-    const server = await start(['--policy', `hf:${FIXTURE}`, '--port', '0', '--backend', 'wasm', '--token', 'tok', '--max-new-tokens', '160']);
+    const server = await startServePolicy(['--policy', `hf:${FIXTURE}`, '--port', '0', '--backend', 'wasm', '--token', 'tok', '--max-new-tokens', '160']);
     try {
       expect(server.modelId).toBe('hf:serve-tiny');
       expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1$/);

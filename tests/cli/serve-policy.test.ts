@@ -1,5 +1,4 @@
 /** `actorgym serve-policy` as a user runs it: the real entry point in a child process. */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -12,7 +11,8 @@ import { selectBackend } from '../../policy/backend.ts';
 import { promptFor } from '../../envs/prompt/prompt-for.ts';
 import { Tokenizer } from '../../policy/tokenizer.ts';
 import { getEnv } from '../../envs/index.ts';
-import { BIN, runCli } from './run-cli.ts';
+import { runCli } from './run-cli.ts';
+import { startServePolicy } from './serve-policy-process.ts';
 
 let dir: string;
 
@@ -32,25 +32,10 @@ beforeAll(async () => {
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** Starts the command; resolves with the URL of its ready line. */
-function start(args: readonly string[]): Promise<{ child: ChildProcess; url: string; modelId: string; stderr: () => string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, 'serve-policy', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stderr!.on('data', (chunk: Buffer) => (err += chunk.toString()));
-    child.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const ready = /actorgym serve-policy: (\S+) on (http:\/\/\S+)\n/.exec(out);
-      if (ready) resolve({ child, modelId: ready[1]!, url: ready[2]!, stderr: () => err });
-    });
-    child.once('exit', (code) => reject(new Error(`serve-policy exited with ${code} before it was ready: ${err.trim()}`)));
-  });
-}
 
 describe('actorgym serve-policy', () => {
   it('serves the checkpoint, prints its URL and model id, and stops cleanly on SIGTERM', async () => {
-    const server = await start(['--checkpoint', dir, '--port', '0', '--backend', 'cpu', '--token', 'tok', '--temperature', '0']);
+    const server = await startServePolicy(['--checkpoint', dir, '--port', '0', '--backend', 'cpu', '--token', 'tok', '--temperature', '0']);
     try {
       expect(server.modelId).toBe('actorgym-babyai-step2');
       expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1$/);

@@ -10,12 +10,11 @@
 import { mkdtemp, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
-import { encodeSafetensors, type Float32Tensor } from '../safetensors/write-safetensors.ts';
+import { encodePeftAdapter } from './encode-peft-adapter.ts';
 import type { LoraAdapters } from './lora-adapters.ts';
 import { LoraError } from './lora-error.ts';
-import { ADAPTER_CONFIG_FILE, toPeftConfig } from './peft-config.ts';
-import { ADAPTER_WEIGHTS_FILE, peftTensorName } from './peft-tensor-names.ts';
-import { transposed } from './transpose.ts';
+import { ADAPTER_CONFIG_FILE } from './peft-config.ts';
+import { ADAPTER_WEIGHTS_FILE } from './peft-tensor-names.ts';
 
 export interface ExportPeftOptions {
   /** Recorded as base_model_name_or_path (the base model folder, or its hub id). */
@@ -33,29 +32,14 @@ async function exists(p: string): Promise<boolean> {
   }
 }
 
-/** The adapters' tensors in peft's layout and names, checked finite. */
-async function peftTensors(adapters: LoraAdapters): Promise<Float32Tensor[]> {
-  const out: Float32Tensor[] = [];
-  for (const { module, a, b } of adapters.pairs) {
-    const r = a.shape[1];
-    for (const [which, v, rows, cols] of [['A', a, module.inFeatures, r], ['B', b, r, module.outFeatures]] as const) {
-      const name = peftTensorName(module.path, which);
-      const data = (await v.data()) as Float32Array;
-      if (!data.every(Number.isFinite)) throw new LoraError('LORA_NON_FINITE', name, 'holds NaN or infinite values; nothing was written');
-      out.push({ name, shape: [cols, rows], data: transposed(data, rows, cols) });
-    }
-  }
-  return out;
-}
-
 export async function exportPeftAdapter(adapters: LoraAdapters, out: string, options: ExportPeftOptions): Promise<void> {
   const target = path.resolve(out);
   if (!options.overwrite && (await exists(target))) throw new LoraError('LORA_OUT_EXISTS', target, 'already exists (pass overwrite to replace it)');
   const partial = await mkdtemp(`${target}.partial-`);
   try {
-    await writeFile(path.join(partial, ADAPTER_CONFIG_FILE), `${JSON.stringify(toPeftConfig(adapters.config, options), null, 2)}\n`);
-    const tensors = await peftTensors(adapters);
-    await writeFile(path.join(partial, ADAPTER_WEIGHTS_FILE), encodeSafetensors(tensors, { format: 'pt' }));
+    const files = await encodePeftAdapter(adapters, options);
+    await writeFile(path.join(partial, ADAPTER_CONFIG_FILE), files[ADAPTER_CONFIG_FILE]);
+    await writeFile(path.join(partial, ADAPTER_WEIGHTS_FILE), files[ADAPTER_WEIGHTS_FILE]);
     if (await exists(target)) {
       // rename() cannot replace a non-empty folder: move the old one aside first, drop it after.
       const old = `${partial}.old`;

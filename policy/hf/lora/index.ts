@@ -4,7 +4,9 @@
  * adapters are variables), export as a peft adapter folder and load one back.
  */
 export { attachLora, LoraCausalLm } from './attach-lora.ts';
+export { encodePeftAdapter, type PeftAdapterFiles } from './encode-peft-adapter.ts';
 export { exportPeftAdapter, type ExportPeftOptions } from './export-peft-adapter.ts';
+export { mergeLora, mergedWeight } from './merge-lora.ts';
 export { loadPeftAdapter, type LoadedPeftAdapter } from './load-peft-adapter.ts';
 export { initLoraAdapters, LoraAdapters, type LoraPair } from './lora-adapters.ts';
 export { isLoraTargetModule, LORA_TARGET_MODULES, loraConfig, loraScale, type LoraConfig, type LoraOptions, type LoraTargetModule } from './lora-config.ts';

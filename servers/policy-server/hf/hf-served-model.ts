@@ -1,7 +1,7 @@
 /**
  * A Hugging Face causal LM behind the chat endpoint: a request's messages in, a generated reply
  * out, with its token ids and per-token log-probs. Requests arriving together are decoded in one
- * batch (request-batcher.ts, run-generation-batch.ts); each samples with its own generator seeded
+ * batch (../request-batcher.ts, run-generation-batch.ts); each samples with its own generator seeded
  * by the request's `seed` (absent: a fresh random seed), so the same seed gives the same reply
  * whichever requests share its batch. Nothing is kept between requests: a conversation is
  * rendered and prefilled whole each time.
@@ -14,7 +14,7 @@ import { DEFAULT_HF_MAX_BATCH, DEFAULT_HF_MAX_QUEUE, DEFAULT_HF_MAX_TOKENS } fro
 import type { HfChatRequest } from './hf-request-schema.ts';
 import { prepareGeneration, type GenerationDefaults, type PreparedGeneration } from './prepare-generation.ts';
 import { replyText, type ReplyText } from './reply-text.ts';
-import { RequestBatcher, type BatchStats } from './request-batcher.ts';
+import { RequestBatcher, type BatchStats } from '../request-batcher.ts';
 import { runGenerationBatch } from './run-generation-batch.ts';
 import type { Generation } from '../../../policy/hf/generate.ts';
 

@@ -1,16 +1,16 @@
 /**
  * LoRA adapters as the two files of a PEFT adapter folder, in memory: adapter_config.json and
- * adapter_model.safetensors, byte for byte what policy/hf/lora/export-peft-adapter.ts writes (at
- * F32; tests/learner/checkpoint/hf-checkpoint.test.ts compares them), so a checkpoint folder is a
- * PEFT adapter and the crash-safe writer can put them beside its other files.
+ * adapter_model.safetensors. export-peft-adapter.ts writes them to a folder; a Hugging Face run's
+ * checkpoint (learner/checkpoint/hf-write.ts) puts them beside its other files, so its folder is
+ * a PEFT adapter.
  */
-import { LoraError } from '../../policy/hf/lora/lora-error.ts';
-import type { LoraAdapters } from '../../policy/hf/lora/lora-adapters.ts';
-import { ADAPTER_CONFIG_FILE, toPeftConfig } from '../../policy/hf/lora/peft-config.ts';
-import { ADAPTER_WEIGHTS_FILE, peftTensorName } from '../../policy/hf/lora/peft-tensor-names.ts';
-import { transposed } from '../../policy/hf/lora/transpose.ts';
-import type { FloatDtype } from '../../policy/hf/safetensors/dtypes.ts';
-import { encodeSafetensors, type Float32Tensor } from '../../policy/hf/safetensors/write-safetensors.ts';
+import type { FloatDtype } from '../safetensors/dtypes.ts';
+import { encodeSafetensors, type Float32Tensor } from '../safetensors/write-safetensors.ts';
+import type { LoraAdapters } from './lora-adapters.ts';
+import { LoraError } from './lora-error.ts';
+import { ADAPTER_CONFIG_FILE, toPeftConfig, type PeftExportInfo } from './peft-config.ts';
+import { ADAPTER_WEIGHTS_FILE, peftTensorName } from './peft-tensor-names.ts';
+import { transposed } from './transpose.ts';
 
 export interface PeftAdapterFiles {
   readonly [ADAPTER_CONFIG_FILE]: Uint8Array;
@@ -33,8 +33,9 @@ async function peftTensors(adapters: LoraAdapters, dtype: FloatDtype): Promise<F
 }
 
 /** The two files of a PEFT adapter folder for `adapters`, whose base is `baseModelNameOrPath`. */
-export async function encodePeftAdapter(adapters: LoraAdapters, baseModelNameOrPath: string, dtype: FloatDtype = 'F32'): Promise<PeftAdapterFiles> {
-  const config = `${JSON.stringify(toPeftConfig(adapters.config, { baseModelNameOrPath }), null, 2)}\n`;
+export async function encodePeftAdapter(adapters: LoraAdapters, baseModelNameOrPath: string | PeftExportInfo, dtype: FloatDtype = 'F32'): Promise<PeftAdapterFiles> {
+  const info = typeof baseModelNameOrPath === 'string' ? { baseModelNameOrPath } : baseModelNameOrPath;
+  const config = `${JSON.stringify(toPeftConfig(adapters.config, info), null, 2)}\n`;
   return {
     [ADAPTER_CONFIG_FILE]: new TextEncoder().encode(config),
     [ADAPTER_WEIGHTS_FILE]: encodeSafetensors(await peftTensors(adapters, dtype), { format: 'pt' }),

@@ -1,14 +1,15 @@
 /**
- * Gathers the generation requests that arrive together into one call of `run`, as
- * ../decode-batcher.ts does for the checkpoint: requests queued in the same event-loop turn, or
- * while the previous batch was generating, go into the next batch. One batch runs at a time.
+ * Gathers the requests that arrive together into one call of `run` (a checkpoint's decode,
+ * decode-batcher.ts; a Hugging Face model's generation, hf/hf-served-model.ts), as the agent actor
+ * does (actors/agent.actor.ts): requests queued in the same event-loop turn, or while the previous
+ * batch was running, go into the next batch. One batch runs at a time.
  *
  * Bounds: a batch holds at most `maxBatch` requests (the rest wait for the next); the queue holds
  * at most `maxQueue`; a request beyond it is refused at once with a 503 `server_busy` (lossy on
  * purpose: a client retries later, rather than the server holding sockets and memory for an
  * unbounded backlog).
  */
-import { ApiError } from '../api-error.ts';
+import { ApiError } from './api-error.ts';
 
 /** Batches run so far and their sizes: how operators (and the tests) see that requests were decoded together. */
 export interface BatchStats {
@@ -36,7 +37,7 @@ export class RequestBatcher<J, R> {
 
   constructor(
     readonly run: (batch: readonly J[]) => Promise<readonly R[]>,
-    readonly options: { readonly maxBatch: number; readonly maxQueue: number },
+    readonly options: { readonly maxBatch: number; readonly maxQueue: number; /** Named in the queue-full error: `the decode queue is full`. */ readonly what?: string },
   ) {
     for (const name of ['maxBatch', 'maxQueue'] as const) {
       if (!(Number.isInteger(options[name]) && options[name] >= 1)) throw new Error(`${name} must be a positive integer, got ${options[name]}`);
@@ -51,7 +52,7 @@ export class RequestBatcher<J, R> {
   submit(job: J): Promise<R> {
     if (this.#closed) return Promise.reject(new ApiError(503, 'server_closing', 'the server is shutting down'));
     if (this.#queue.length >= this.options.maxQueue) {
-      return Promise.reject(new ApiError(503, 'server_busy', `the generation queue is full (maxQueue=${this.options.maxQueue}); retry shortly`));
+      return Promise.reject(new ApiError(503, 'server_busy', `the ${this.options.what ?? 'generation'} queue is full (maxQueue=${this.options.maxQueue}); retry shortly`));
     }
     return new Promise((resolve, reject) => {
       this.#queue.push({ job, resolve, reject });
