@@ -36,14 +36,14 @@ export interface SftCliOptions extends DashboardCliOptions, ModelCliOptions, Pol
 
 export function registerSft(program: Command): void {
   const command = addDashboardOptions(program.command('sft'))
-    .description('supervised fine-tuning (behaviour cloning) of the transformer agent on demonstrations from `collect` (or AgentTraj files); writes a checkpoint `train --init` and `eval --checkpoint` read')
+    .description('supervised fine-tuning (behaviour cloning) of an agent (our transformer, or a Hugging Face model with --policy hf:DIR) on demonstrations from `collect` (or AgentTraj files); writes a checkpoint `train --init` and `eval --checkpoint` read')
     .option('--env <id>', 'environment id', 'babyai')
     .requiredOption('--demos <file>', 'demonstrations: JSON lines from `actorgym collect`, or AgentGym AgentTraj JSON/JSONL (repeatable)', (f: string, all: string[] = []) => [...all, f])
     .option('--out <dir>', 'run directory (default runs/<timestamp>, or the resumed run\'s)')
     .option('--resume <dir>', 'continue an SFT run from its checkpoint at the next epoch (the same demos and settings)')
     .option('--preset <name>', `take the model and context settings of a training preset (${Object.keys(presets).join(', ')}), so RL can continue from the checkpoint with the same preset`)
     .option('--epochs <n>', `passes over the demos (default ${sftDefaults.epochs})`, positiveInt('--epochs'))
-    .option('--lr <lr>', `Adam learning rate (default ${sftDefaults.lr})`, positiveNumber('--lr'))
+    .option('--lr <lr>', `Adam learning rate (default ${sftDefaults.lr}; 1e-4 with --policy hf:DIR)`, positiveNumber('--lr'))
     .option('--minibatch <n>', `context windows per Adam step (default ${sftDefaults.minibatch})`, positiveInt('--minibatch'))
     .option('--validation-share <x>', `share of the demos' tasks held out for the validation loss (default ${sftDefaults.validationShare})`, nonNegativeNumber('--validation-share'))
     .option('--eval-every <k>', `test evaluation every K epochs, 0 = only at the end (default ${sftDefaults.evalEvery})`, nonNegativeInt('--eval-every'))

@@ -49,7 +49,7 @@ export interface TrainCliOptions extends DashboardCliOptions, RemoteFlags, Model
 
 export function registerTrain(program: Command): void {
   const command = addDashboardOptions(program.command('train'))
-    .description('train the transformer agent with RL on an env; checkpoints, metrics.jsonl and trajectories go to --out')
+    .description('train an agent with RL on an env (our transformer, or a Hugging Face model with --policy hf:DIR); checkpoints, metrics.jsonl and trajectories go to --out')
     .option('--env <id>', 'environment id', 'babyai')
     .addOption(new Option('--algo <algo>', `algorithm: ${ALGORITHMS.join(' | ')} (default grpo)`))
     .option('--schedule <schedule>', 'horizon schedule: fixed:N, scaling:[h0,h1,…]@STEPS or adaptive:min=A,max=B[,step=S,window=W,trunc=T] (docs/curriculum.md; default scaling:[6,13,20]@100)')
@@ -65,7 +65,7 @@ export function registerTrain(program: Command): void {
     .option('--tasks-per-step <n>', 'tasks per learner step (default 16)', positiveInt('--tasks-per-step'))
     .option('--group-size <n>', 'rollouts per task, G (default 4)', positiveInt('--group-size'))
     .option('--concurrency <n>', 'episodes running at once (default 64)', positiveInt('--concurrency'))
-    .option('--lr <lr>', 'Adam learning rate (default 1e-3)', positiveNumber('--lr'))
+    .option('--lr <lr>', 'Adam learning rate (default 1e-3; 1e-4 with --policy hf:DIR)', positiveNumber('--lr'))
     .option('--epochs <n>', 'passes over each step\'s rollouts (default 1)', positiveInt('--epochs'))
     .option('--minibatch <n>', 'windows per Adam step (default 64)', positiveInt('--minibatch'))
     .option('--temperature <t>', 'rollout sampling temperature (default 1)', positiveNumber('--temperature'))
