@@ -117,6 +117,13 @@ export const TrainingConfigSchema = z.object({
    * the transformer's own fields (model, vocabulary, observation filter, context) are then unused.
    */
   hf: HfRunSettingsSchema.exactOptional(),
+  /**
+   * Asynchronous training (`--async`, docs/distributed-training.md): rollouts of later steps run
+   * while the learner trains, on weights at most `maxStaleness` versions old; the objective
+   * corrects for the behaviour policy with importance weights truncated at `importanceCap`.
+   * Absent: synchronous training (every step's rollouts use the weights of the step before).
+   */
+  async: z.object({ maxStaleness: z.int().min(0), importanceCap: z.number().min(1) }).readonly().exactOptional(),
 });
 export type TrainingConfig = Readonly<z.infer<typeof TrainingConfigSchema>>;
 // The learner takes a config as its args: the schema keeps every LearnerArgs field with its type.
