@@ -46,9 +46,6 @@ export function hfRunModel(env: EnvDefinition, models: HfRunModels, config: Trai
     publish: (version) => agent.setModel(models.model, version),
     save: (dir, state, options) => saveHfRun(dir, models, state, config.hf!, options),
     evaluate: (request) => evaluateHf({ ...request, agent: hfAgent(request.env, models, config, request.temperature, agent.version) }),
-    dispose: () => {
-      policy.clearRecords();
-      agent.dispose();
-    },
+    dispose: () => agent.dispose(),
   };
 }
