@@ -23,6 +23,8 @@ export type CollectSettings = Omit<CollectOptions, 'env' | 'policy' | 'step' | '
 export interface StagedWeights {
   readonly version: number;
   apply(): void;
+  /** Frees what the weights hold when they are replaced before being applied. */
+  discard?(): void;
 }
 
 export interface LocalProducerOptions {
@@ -59,7 +61,14 @@ export class LocalProducer implements Producer {
 
   /** Weights the next `produce` applies before it starts; a later stage replaces an unapplied one. */
   stage(weights: StagedWeights): void {
+    this.#staged?.discard?.();
     this.#staged = weights;
+  }
+
+  /** Frees staged weights never applied (the run is over). */
+  dispose(): void {
+    this.#staged?.discard?.();
+    this.#staged = undefined;
   }
 
   produce(work: StepWork, offer: (group: TrajectoryGroup) => void, signal: AbortSignal): Promise<void> {

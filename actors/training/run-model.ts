@@ -11,6 +11,7 @@ import type { Policy, TokenTrajectory } from '../../policy/policy.ts';
 import type { RolloutSummary, RunEvent } from '../../streams/events.ts';
 import type { CollectedEpisode } from '../../learner/collected-step.ts';
 import type { WriteCheckpointOptions } from '../../learner/checkpoint/write.ts';
+import type { StagedWeights } from '../buffer/local-producer.ts';
 
 /**
  * The policy the rollouts call: `release` hands out each episode's token record with its action
@@ -54,8 +55,11 @@ export interface RunModel {
   readonly policy: RecordingAgent;
   /** One learner step on a step's episodes; its metrics. */
   train(episodes: readonly CollectedEpisode[], step: number): Promise<Record<string, number>>;
-  /** The rollouts decode with the learner's weights from now on. */
-  publish(version: number): void;
+  /**
+   * The learner's weights as they are now, as `version`; the rollouts decode with them once
+   * `apply` is called (the local producer applies a version between steps, never mid-step).
+   */
+  publish(version: number): StagedWeights;
   /** Writes the checkpoint of the run at `dir`; resolves with its path. */
   save(dir: string, state: RunState, options?: WriteCheckpointOptions): Promise<string>;
   /** The trained model on a split, through the rollout system, as `rollout --json` reports it. */

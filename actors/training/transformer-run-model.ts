@@ -3,6 +3,7 @@
  * (training-policy.ts), a learner step (learner/train-step.ts, on two threads when asked), its
  * checkpoint (learner/run-models.ts toCheckpoint) and its evaluation (evaluate.ts).
  */
+import * as tf from '@tensorflow/tfjs-core';
 import type { EnvDefinition } from '../../envs/contract.ts';
 import type { CheckpointData } from '../../learner/checkpoint/format.ts';
 import { writeCheckpoint } from '../../learner/checkpoint/write.ts';
@@ -33,7 +34,13 @@ export function transformerRunModel(
       decoding: agent.actionDecoding,
       ...(parallel ? { parallel } : {}),
     }),
-    publish: (version) => agent.setWeights(version, models.model.getWeights()),
+    publish: (version) => {
+      // A snapshot shares the weights' data (tfjs tensors are immutable; Adam re-points the
+      // learner's variables), so the learner may train on while the snapshot waits to be applied.
+      const snapshot = Object.fromEntries(Object.entries(models.model.getWeights()).map(([name, t]) => [name, tf.clone(t)]));
+      const discard = (): void => Object.values(snapshot).forEach((t) => t.dispose());
+      return { version, apply: () => { agent.setWeights(version, snapshot); discard(); }, discard };
+    },
     save: async (dir, state, options) => {
       const { seed: _seed, ...saved } = state;
       const data = await toCheckpoint(models, { ...saved, rng: { seed: state.seed, derivedFrom: 'seed and step' } });

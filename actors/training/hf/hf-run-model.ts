@@ -43,7 +43,7 @@ export function hfRunModel(env: EnvDefinition, models: HfRunModels, config: Trai
     }),
     // LoRA adapters and full weights are variables Adam updates in place: the agent already
     // decodes with the new weights; only the version it reports moves.
-    publish: (version) => agent.setModel(models.model, version),
+    publish: (version) => ({ version, apply: () => agent.setModel(models.model, version) }),
     save: (dir, state, options) => saveHfRun(dir, models, state, config.hf!, options),
     evaluate: (request) => evaluateHf({ ...request, agent: hfAgent(request.env, models, config, request.temperature, agent.version) }),
     dispose: () => agent.dispose(),
