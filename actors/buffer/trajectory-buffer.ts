@@ -62,7 +62,8 @@ export class TrajectoryBuffer {
     this.#actor = createActor(trajectoryBufferMachine, { input }).start();
     this.#room = new BehaviorSubject(room(this.#context));
     this.#actor.on('group.dropped', (e) => {
-      this.#groups.delete(groupKey(e));
+      // A duplicate leaves the first offer in place; a stale group leaves with its key.
+      if (e.reason === 'stale') this.#groups.delete(groupKey(e));
       this.#dropped.next(e);
     });
   }
