@@ -78,13 +78,13 @@ export class StepFeeder {
         this.#redo.delete(step);
         continue;
       }
-      if (buffer.room < groups.length) return undefined;
+      if (!buffer.hasRoom(groups.length)) return undefined;
       this.#redo.delete(step);
       return { step, horizon: this.#horizons.get(step) ?? this.#o.horizon(), groups };
     }
     const step = this.#next;
     if (step > this.#o.lastStep || step > this.#wanted + this.#o.ahead || this.#wanted === 0) return undefined;
-    if (buffer.room < groupsPerStep && step !== this.#wanted) return undefined;
+    if (!buffer.hasRoom(groupsPerStep) && step !== this.#wanted) return undefined;
     this.#next += 1;
     const horizon = this.#o.horizon();
     this.#horizons.set(step, horizon);

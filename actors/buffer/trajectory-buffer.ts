@@ -12,6 +12,7 @@
 import { BehaviorSubject, Subject, type Observable, type Observer } from 'rxjs';
 import { createActor } from 'xstate';
 import {
+  hasRoom,
   missing,
   readyCount,
   room,
@@ -80,6 +81,11 @@ export class TrajectoryBuffer {
     return room(this.#context);
   }
 
+  /** Whether work of `groups` more groups fits now (a producer waits on `room$` otherwise). */
+  hasRoom(groups = 1): boolean {
+    return hasRoom(this.#context, groups);
+  }
+
   get dropped$(): Observable<GroupDropped> {
     return this.#dropped.asObservable();
   }
@@ -143,9 +149,22 @@ export class TrajectoryBuffer {
   /** Resolves with the step's groups (in index order, left in the buffer) once all are ready; rejects on `fail` or `signal`. */
   ready(step: number, signal?: AbortSignal): Promise<readonly TrajectoryGroup[]> {
     return new Promise((resolve, reject) => {
-      const waiter: Waiter = { resolve, reject };
+      const stopped = (): Error => (signal?.reason instanceof Error ? signal.reason : new Error(`waiting for step ${step} stopped`));
+      if (signal?.aborted) {
+        reject(stopped());
+        return;
+      }
+      const onAbort = (): void => {
+        this.#waiters.set(step, (this.#waiters.get(step) ?? []).filter((w) => w !== waiter));
+        reject(stopped());
+      };
+      // The listener goes with the wait: one run signal sees every step's waits.
+      const waiter: Waiter = {
+        resolve: (groups) => { signal?.removeEventListener('abort', onAbort); resolve(groups); },
+        reject: (error) => { signal?.removeEventListener('abort', onAbort); reject(error); },
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
       this.#waiters.set(step, [...(this.#waiters.get(step) ?? []), waiter]);
-      signal?.addEventListener('abort', () => reject(signal.reason instanceof Error ? signal.reason : new Error(`waiting for step ${step} stopped`)), { once: true });
       this.#settle(step);
     });
   }

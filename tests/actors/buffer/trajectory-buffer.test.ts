@@ -1,6 +1,7 @@
 // Issue 37: the buffer actor holds the training data — a step's groups are handed to the learner
 // once all are ready and leave the buffer with it; duplicates and stale groups are dropped and
 // counted; producers see the room; the stream hears the buffer per step, not per group.
+import { getEventListeners } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { TrajectoryBuffer, type BufferSnapshot } from '../../../actors/buffer/trajectory-buffer.ts';
 import { group } from './fake-producer.ts';
@@ -69,6 +70,19 @@ describe('TrajectoryBuffer', () => {
     const waiting = buffer.ready(1, stop.signal);
     stop.abort(new Error('stopped by the test'));
     await expect(waiting).rejects.toThrow('stopped by the test');
+  });
+
+  it('leaves no listener on the run signal once a wait is over (one signal sees every step)', async () => {
+    const buffer = make();
+    const run = new AbortController();
+    for (let step = 1; step <= 12; step++) {
+      const batch = buffer.batch(step, run.signal);
+      buffer.offer(group(step, 0, step - 1));
+      buffer.offer(group(step, 1, step - 1));
+      await batch;
+      buffer.advance(step);
+    }
+    expect(getEventListeners(run.signal, 'abort')).toHaveLength(0);
   });
 
   it('reports itself when a step is complete and when it is taken, not for every group', async () => {
