@@ -3,6 +3,8 @@
  *
  *   1. rows: every window of every trained episode (rows.ts);
  *   2. scoring without gradients: reference log-probs (KL) and, for PPO, the critic's values;
+ *      With `args.async`, rows sampled by older weights train on decoupled PPO against the
+ *      learner's own scores, with truncated behaviour weights (behaviour-correction.ts);
  *   3. advantages over whole episodes (rows.ts), computed once, before any update;
  *   4. `epochs` passes, each over the rows shuffled (seeded by run seed, step and epoch) and cut
  *      into minibatches of `minibatch` rows; one clipped Adam step per minibatch (update.ts).
