@@ -3,7 +3,8 @@
  * When π_behav = π_prox the correction must vanish bit for bit (w = 1, same old log-probs); when
  * the rows are stale it must be the hand-checkable weights of behaviour-weights.ts.
  */
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DataParallelGrads } from '../../learner/data-parallel.ts';
 import { behaviourWeights } from '../../algorithms/behaviour-weights.ts';
 import type { CollectedEpisode } from '../../learner/collected-step.ts';
 import { AllowedTokensBuilder } from '../../learner/allowed-tokens.ts';
@@ -43,11 +44,12 @@ function withWindows(eps: readonly CollectedEpisode[], field: 'logProbs' | 'samp
   });
 }
 
-async function step(config: TrainingConfig, eps: readonly CollectedEpisode[], staleness?: number[]) {
+async function step(config: TrainingConfig, eps: readonly CollectedEpisode[], staleness?: number[], parallel?: (m: ReturnType<typeof freshModels>) => Promise<DataParallelGrads>) {
   const models = freshModels(tokenizer, config);
   const metrics = await trainStep({
     model: models.model, reference: models.reference, optimizer: models.optimizer, args: config,
     episodes: eps, seed: 0, step: 1, dropUninformative: true, encode: enc, ...(staleness ? { staleness } : {}),
+    ...(parallel ? { parallel: await parallel(models) } : {}),
   });
   const weights = weightsOf(models);
   models.dispose();
@@ -116,6 +118,26 @@ describe('trainStep with args.async', () => {
     await expect(step(config, episodes, [0, 0])).rejects.toThrow(/staleness has 2 entries, expected one per episode \(4\)/);
     // All fresh: nothing to correct, nothing missing.
     await expect(step(config, episodes, [0, 0, 0, 0])).resolves.toBeDefined();
+  });
+});
+
+describe('asynchronous steps on two learner threads', () => {
+  const workers: DataParallelGrads[] = [];
+  afterAll(async () => {
+    await Promise.all(workers.map((w) => w.close()));
+  });
+
+  it('the worker\'s half applies the same importance weights: metrics as one thread\'s', async () => {
+    const config = { ...resolveConfig('babyai', { steps: 1, constrainedLoss: false, minibatch: 4, model: MODEL }), async: ASYNC };
+    const start = async (m: ReturnType<typeof freshModels>) => {
+      const w = await DataParallelGrads.start({ backend: 'wasm', config: m.model.config, names: m.optimizer.params.map(([n]) => n) });
+      workers.push(w);
+      return w;
+    };
+    const one = await step(config, episodes, [0, 1, 0, 2]);
+    const two = await step(config, episodes, [0, 1, 0, 2], start);
+    for (const k of ['loss', 'lossPolicy', 'clipFraction', 'importanceWeight', 'importanceTruncated']) expect(two.metrics[k], k).toBeCloseTo(one.metrics[k]!, 4);
+    expect(two.metrics['importanceWeight']).not.toBe(1);
   });
 });
 
