@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import { createTrainingSystem, type TrainingOptions, type TrainingSummary } from '../../actors/training-system.ts';
 import type { TrainingOptionsConfig } from '../../learner/training-config.ts';
 import { getPreset, withPreset } from '../../actors/training/presets.ts';
+import { givenAsyncConfig } from '../async-options.ts';
 import { closeRemote } from '../close-remote.ts';
 import { defaultRunDir } from '../default-run-dir.ts';
 import { INTERRUPTED_EXIT_CODE, onInterrupt } from '../interrupt.ts';
@@ -29,11 +30,13 @@ function givenConfig(command: Command, o: TrainCliOptions): TrainingOptionsConfi
     ...pick('checkpointEvery'), ...pick('stdNorm'), ...pick('evalEpisodes'), ...pick('evalTemperature'), ...pick('evalHorizon'),
     ...givenModelConfig(command, o),
     ...givenPolicyConfig(o),
+    ...givenAsyncConfig(o),
   } as TrainingOptionsConfig;
 }
 
 export async function runTrain(options: TrainCliOptions, command: Command): Promise<void> {
   options.policy ??= await policyOfCheckpoint(options.resume ?? options.init);
+  givenAsyncConfig(options); // a stray --max-staleness fails before an env starts
   const token = options.token ?? process.env.ACTORGYM_TOKEN;
   const env = await resolveCommandEnv(options.env, options, token, options.envTimeout);
   const testTasks = env.tasks('test').length;
