@@ -53,8 +53,11 @@ export interface RunModel {
   readonly vocabSize: number;
   /** What the rollouts decode with. */
   readonly policy: RecordingAgent;
-  /** One learner step on a step's episodes; its metrics. */
-  train(episodes: readonly CollectedEpisode[], step: number): Promise<Record<string, number>>;
+  /**
+   * One learner step on a step's episodes; its metrics. `staleness` (asynchronous training): per
+   * episode, the learner's version minus the one that sampled it (learner/train-step.ts).
+   */
+  train(episodes: readonly CollectedEpisode[], step: number, staleness?: readonly number[]): Promise<Record<string, number>>;
   /**
    * The learner's weights as they are now, as `version`; the rollouts decode with them once
    * `apply` is called (the local producer applies a version between steps, never mid-step).

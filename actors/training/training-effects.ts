@@ -21,7 +21,7 @@ import type { RolloutSystem } from '../rollout-system.ts';
 import { LocalProducer } from '../buffer/local-producer.ts';
 import { StepFeeder } from '../buffer/step-feeder.ts';
 import { TrajectoryBuffer } from '../buffer/trajectory-buffer.ts';
-import { rolloutStats, stepOfGroups } from './metrics.ts';
+import { rolloutStats, stalenessOfGroups, stepOfGroups } from './metrics.ts';
 import type { RunDir } from './run-dir.ts';
 import type { RunModel } from './run-model.ts';
 import type { TrainingOptions } from './training-options.ts';
@@ -93,8 +93,10 @@ export class TrainingEffects implements LearnerEffects {
   async train({ step, rollout: stats }: { readonly step: number; readonly rollout: LearnerMetrics }): Promise<LearnerMetrics> {
     const groups = await this.buffer.batch(step, this.#o.halt);
     const { episodes } = stepOfGroups(step, groups[0]?.horizon ?? 0, groups, 0);
+    // Asynchronous training corrects the rows older weights sampled (learner/behaviour-correction.ts).
+    const staleness = this.#o.config.async ? stalenessOfGroups(groups, this.buffer.learnerVersion) : undefined;
     const started = performance.now();
-    const metrics = await this.#o.model.train(episodes, step);
+    const metrics = await this.#o.model.train(episodes, step, staleness);
     return { ...stats, ...metrics, learnSeconds: (performance.now() - started) / 1000 };
   }
 

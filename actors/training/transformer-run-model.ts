@@ -28,9 +28,10 @@ export function transformerRunModel(
     trainable: models.model.parameterCount,
     vocabSize: models.tokenizer.vocabSize,
     policy,
-    train: (episodes, step) => trainStep({
+    train: (episodes, step, staleness) => trainStep({
       model: models.model, reference: models.reference, optimizer: models.optimizer, args: config,
       episodes, seed: config.seed, step, dropUninformative: config.dropUninformative,
+      ...(staleness ? { staleness } : {}),
       decoding: agent.actionDecoding,
       ...(parallel ? { parallel } : {}),
     }),

@@ -32,6 +32,7 @@ async function run(async: TrainingConfig['async']): Promise<TrainingEvent[]> {
   return seen;
 }
 
+const CORRECTION = { importanceWeight: 'importanceWeight', importanceTruncated: 'importanceTruncated' } as const;
 const stepped = (events: readonly TrainingEvent[]) => events.filter((e): e is LearnerStepped => e.type === 'learner.stepped');
 const untimed = (m: Readonly<Record<string, number>>) => Object.fromEntries(Object.entries(m).filter(([k]) => !(TIMING_FIELDS as readonly string[]).includes(k)));
 
@@ -62,7 +63,15 @@ describe('asynchronous training in one process (issue 37)', () => {
 
   it('K = 0 is synchronous training, metric for metric', async () => {
     const [sync, k0] = [await run(undefined), await run({ maxStaleness: 0, importanceCap: 2 })];
-    expect(stepped(k0).map((e) => untimed(e.metrics))).toEqual(stepped(sync).map((e) => untimed(e.metrics)));
+    // An asynchronous run reports its behaviour correction (learner/behaviour-correction.ts): with
+    // K = 0 no row is stale, so every weight is 1 and none truncated; the rest is the synchronous run's.
+    const { importanceWeight, importanceTruncated } = CORRECTION;
+    // (A step without an update reports none.)
+    const corrected = stepped(k0).filter((e) => importanceWeight in e.metrics);
+    expect(corrected.length).toBeGreaterThan(0);
+    for (const e of corrected) expect([e.metrics[importanceWeight], e.metrics[importanceTruncated]]).toEqual([1, 0]);
+    const uncorrected = (m: Readonly<Record<string, number>>) => Object.fromEntries(Object.entries(untimed(m)).filter(([k]) => k !== importanceWeight && k !== importanceTruncated));
+    expect(stepped(k0).map((e) => uncorrected(e.metrics))).toEqual(stepped(sync).map((e) => untimed(e.metrics)));
     const buffer = k0.filter((e): e is BufferChanged => e.type === 'buffer.changed').at(-1);
     expect(buffer?.stalenessHistogram).toEqual({ '0': 8 });
   });
