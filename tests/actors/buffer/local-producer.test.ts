@@ -63,6 +63,17 @@ describe('LocalProducer', () => {
     expect(policy.turns.size).toBe(0);
   });
 
+  it('collects a group again (after a stale drop) with the same seeds under new episode ids', async () => {
+    const producer = producerOf(new StubAgent());
+    const [first] = await produce(producer, [1]);
+    const [again] = await produce(producer, [1]);
+    const ids = (g: TrajectoryGroup | undefined) => g!.episodes.map((e) => e.output.episodeId);
+    expect(ids(first)).toEqual(['step-1-s2a0', 'step-1-s3a0']);
+    expect(ids(again)).toEqual(['step-1-c1-s2a0', 'step-1-c1-s3a0']);
+    const play = (g: TrajectoryGroup | undefined) => g!.episodes.map((e) => [e.output.slot, e.output.reward, e.output.trajectory.map((s) => s.action)]);
+    expect(play(again)).toEqual(play(first));
+  });
+
   it('applies staged weights when its next step starts, never under a running one', async () => {
     const policy = new StubAgent();
     const producer = producerOf(policy);
