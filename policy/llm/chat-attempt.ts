@@ -61,7 +61,7 @@ const chunkSchema = z.object({
 });
 
 /** A 200 that is not a chat completion. */
-class BadResponse extends Error {}
+export class BadResponse extends Error {}
 
 function requestBody(request: ChatRequest) {
   return {
@@ -152,11 +152,12 @@ async function streamed(openai: OpenAI, request: ChatRequest, signal: AbortSigna
   return { content, promptTokens, completionTokens };
 }
 
-function timeoutFailure(timeoutMs: number): AttemptFailure {
+export function timeoutFailure(timeoutMs: number): AttemptFailure {
   return { code: 'LLM_TIMEOUT', detail: `no complete reply within the deadline of ${timeoutMs} ms`, retryable: true };
 }
 
-function classify(error: unknown, options: AttemptOptions): AttemptFailure {
+/** What a thrown error means to the retry loop (shared with completion-attempt.ts). */
+export function classify(error: unknown, options: Pick<AttemptOptions, 'timeoutMs' | 'now'>): AttemptFailure {
   if (error instanceof BadResponse) return { code: 'LLM_BAD_RESPONSE', detail: error.message, retryable: true };
   if (error instanceof SyntaxError) return { code: 'LLM_BAD_RESPONSE', detail: `the body is not valid JSON (${error.message})`, retryable: true };
   if (error instanceof APIConnectionTimeoutError) return timeoutFailure(options.timeoutMs);
@@ -191,7 +192,7 @@ function firstIssue(error: z.ZodError): string {
 }
 
 /** An error's message with its cause (undici puts ECONNREFUSED and "other side closed" there). */
-function messageOf(error: unknown): string {
+export function messageOf(error: unknown): string {
   if (!(error instanceof Error)) return String(error);
   const cause = error.cause instanceof Error ? error.cause : undefined;
   const code = cause !== undefined && 'code' in cause && typeof cause.code === 'string' ? cause.code : undefined;
