@@ -47,6 +47,8 @@ const ChatBody = z.object({
     message: z.object({ content: z.string().nullish() }),
     finish_reason: z.string().nullish(),
     token_ids: ids,
+    /** SGLang puts it on the choice; vLLM and serve-policy on the response. */
+    prompt_token_ids: ids,
     logprobs: z.object({ content: z.array(z.object({ token: z.string(), logprob: z.number() })).nullish() }).nullish(),
   })).min(1),
   prompt_token_ids: ids,
@@ -113,7 +115,7 @@ export function readChatTokenReply(body: unknown): TokenReplyBody {
   const choice = parsed.data.choices[0]!;
   const entries = choice.logprobs?.content ?? undefined;
   const got = assemble('/v1/chat/completions', choice.token_ids, entries?.map((e) => e.token), entries?.map((e) => e.logprob));
-  const promptIds = parsed.data.prompt_token_ids ?? undefined;
+  const promptIds = choice.prompt_token_ids ?? parsed.data.prompt_token_ids ?? undefined;
   return {
     ...got,
     text: choice.message.content ?? '',
