@@ -87,7 +87,7 @@ export function tokenRecordOf(input: TokenRecordInput): TokenRecord {
     tokens: flat(trajectory.tokens),
     mask: trajectory.mask.map((bit) => (bit === 1 ? 1 : 0)),
     logProbs: flat(trajectory.logProbs),
-    ...(trajectory.windows !== undefined && trajectory.windows.length > 0
+    ...(trajectory.windows !== undefined && trajectory.windows.length > 1
       ? { windows: trajectory.windows.map((w) => ({ tokens: flat(w.tokens), mask: w.mask.map((b) => (b === 1 ? 1 : 0) as 0 | 1), logProbs: flat(w.logProbs) })) }
       : {}),
     drift: drift !== undefined ? drift.length : null,
