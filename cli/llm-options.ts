@@ -101,7 +101,7 @@ export function addLlmOptions(command: Command): Command {
     .option('--record <file>', 'append every LLM request and reply to this JSON-lines file')
     .option('--replay <file>', 'answer LLM calls from a recording; no endpoint is contacted')
     .option('--tokenizer <hf:DIR>', 'token-exact episodes of an openai:MODEL agent: render the chat template here with the model\'s tokenizer (DIR: tokenizer.json, tokenizer_config.json, generation_config.json; no weights) and send the prompt as ids', tokenizerSpec)
-    .addOption(new Option('--token-route <route>', 'with --tokenizer: completions (prompt ids on /v1/completions) or chat (a chat-only server: the ids it returns are kept and checked)').choices(['completions', 'chat']));
+    .addOption(new Option('--token-route <route>', 'with --tokenizer: completions (prompt ids on /v1/completions) or chat (a chat-only server: the ids it returns are kept and checked); default completions, falling back to chat when the server answers 404').choices(['completions', 'chat']));
 }
 
 export function llmOptionsFrom(flags: LlmFlags): LlmAgentOptions {

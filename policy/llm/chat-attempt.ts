@@ -28,6 +28,8 @@ export interface AttemptFailure {
   readonly retryable: boolean;
   /** What the server asked for with Retry-After / retry-after-ms. */
   readonly retryAfterMs?: number;
+  /** The HTTP status of a rejection (a token-exact client falls back to chat on a 404 from /v1/completions). */
+  readonly status?: number;
 }
 
 export type AttemptOutcome = { readonly ok: true; readonly reply: AttemptReply } | { readonly ok: false; readonly failure: AttemptFailure };
@@ -169,7 +171,7 @@ export function classify(error: unknown, options: Pick<AttemptOptions, 'timeoutM
     const retryAfter = retryAfterMs(error.headers, options.now());
     const asked = retryAfter !== undefined ? { retryAfterMs: retryAfter } : {};
     if (status === 408 || status === 429 || status >= 500) return { code: 'LLM_UNAVAILABLE', detail: `HTTP ${error.message}`, retryable: true, ...asked };
-    return { code: 'LLM_REJECTED', detail: `the endpoint rejected the request: HTTP ${error.message}`, retryable: false };
+    return { code: 'LLM_REJECTED', detail: `the endpoint rejected the request: HTTP ${error.message}`, retryable: false, status };
   }
   return { code: 'LLM_UNAVAILABLE', detail: `the request failed: ${messageOf(error)}`, retryable: true };
 }

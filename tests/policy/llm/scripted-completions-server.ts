@@ -29,6 +29,8 @@ export interface ScriptedOptions {
   readonly idsAs?: 'field' | 'names' | 'none';
   /** Leave the stop id out of the ids (finish_reason stays `stop`). */
   readonly omitStop?: boolean;
+  /** No `/v1/completions` route (404), as a chat-only server. */
+  readonly chatOnly?: boolean;
 }
 
 export interface ScriptedServer {
@@ -75,7 +77,7 @@ export async function startScriptedServer(options: ScriptedOptions): Promise<Scr
     req.on('data', (chunk: Buffer) => (raw += chunk.toString()));
     req.on('end', () => {
       const route = req.url?.endsWith('/completions') ? (req.url.endsWith('/chat/completions') ? 'chat' : 'completions') : undefined;
-      if (req.method !== 'POST' || route === undefined) {
+      if (req.method !== 'POST' || route === undefined || (route === 'completions' && options.chatOnly === true)) {
         res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: `no route ${req.method} ${req.url}` } }));
         return;
       }

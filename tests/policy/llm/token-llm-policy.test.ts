@@ -21,10 +21,10 @@ const REPLIES = ['Thought: go\nAction: turn left', 'Thought: again\nAction: go f
 const servers: ScriptedServer[] = [];
 afterEach(async () => Promise.all(servers.splice(0).map((s) => s.close())));
 
-async function play(options: Partial<ScriptedOptions> = {}, route: 'completions' | 'chat' = 'completions') {
+async function play(options: Partial<ScriptedOptions> = {}, route?: 'completions' | 'chat') {
   const server = await startScriptedServer({ tokenizer, reply: (_, n) => REPLIES[n % 2]!, ...options });
   servers.push(server);
-  const policy = createTokenLlmPolicy({ model: 'm', env, baseURL: server.baseURL, tokenizer: DIR, route, retries: 0 });
+  const policy = createTokenLlmPolicy({ model: 'm', env, baseURL: server.baseURL, tokenizer: DIR, ...(route !== undefined ? { route } : {}), retries: 0 });
   const turns = [{ observation: 'You see a red ball. Your mission: go to the red ball.' }, { observation: 'You moved.' }];
   const decisions = [];
   for (const [turn, t] of turns.entries()) decisions.push(...(await policy.act([{ episodeId: 'e0', turn, seed: 5, ...t }])));
@@ -78,6 +78,18 @@ describe('token-exact LLM episodes (issue 38)', () => {
     expect(server.requests.every((r) => r.route === 'chat')).toBe(true);
     expect(record.tokens).toEqual(viaCompletions.tokens);
     expect(record.driftTurns).toEqual([]);
+  });
+
+  it('a server without /v1/completions (404): the chat route from then on, without being told', async () => {
+    const viaCompletions = (await play()).record;
+    const { record, server } = await play({ chatOnly: true });
+    expect(server.requests.map((r) => r.route)).toEqual(['chat', 'chat']);
+    expect(record.tokens).toEqual(viaCompletions.tokens);
+    // Named, the route is kept: a 404 then stops the run.
+    const named = await startScriptedServer({ tokenizer, reply: () => REPLIES[0]!, chatOnly: true });
+    servers.push(named);
+    const policy = createTokenLlmPolicy({ model: 'm', env, baseURL: named.baseURL, tokenizer: DIR, route: 'completions', retries: 0 });
+    await expect(policy.act([{ episodeId: 'e', turn: 0, seed: 1, observation: 'hi' }])).rejects.toThrow(/LLM_REJECTED.*404/);
   });
 
   it('a server that returns no token ids stops the run: LLM_REJECTED naming the missing field', async () => {
