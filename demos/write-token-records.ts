@@ -13,6 +13,7 @@ function line(record: TokenRecord): string {
 export class TokenRecordStream {
   readonly #fd: number;
   #count = 0;
+  #drift = 0;
 
   constructor(readonly file: string) {
     this.#fd = openSync(file, 'w');
@@ -21,10 +22,16 @@ export class TokenRecordStream {
   write(record: TokenRecord): void {
     writeSync(this.#fd, line(record));
     this.#count += 1;
+    this.#drift += record.drift ?? 0;
   }
 
   get written(): number {
     return this.#count;
+  }
+
+  /** Turns written that drift (token-record.ts `drift`), over all records. */
+  get driftTurns(): number {
+    return this.#drift;
   }
 
   close(): void {

@@ -63,17 +63,24 @@ export async function runCollect(options: CollectOptions): Promise<void> {
     const fatal = agent.fatalError?.();
     if (fatal) throw fatal;
     events.complete();
+    let driftTurns: number | undefined;
     if (recorder !== undefined) {
       const place = { env, split: options.split };
       const horizon = options.horizon ?? env.spec.defaultHorizon;
-      writeTokenRecords(options.out, result.demos.map((demo) => recordOfDemo(demo, recorder, place, horizon)));
+      const records = result.demos.map((demo) => recordOfDemo(demo, recorder, place, horizon));
+      writeTokenRecords(options.out, records);
+      driftTurns = records.reduce((n, r) => n + (r.drift ?? 0), 0);
     } else if (options.format !== 'tokens') writeDemos(options.out, result.demos, options.format, { env });
     const counts = {
       out: options.out, format: options.format, env: options.env, agent: options.agent, split: options.split,
       episodes: result.episodes, successes: result.successes, successRate: result.summary.successRate,
       written: result.demos.length, filtered: result.filtered, aborted: result.aborted,
       seconds: Math.round((performance.now() - started) / 100) / 10,
+      ...(driftTurns !== undefined ? { driftTurns } : {}),
     };
+    if (driftTurns !== undefined && driftTurns > 0) {
+      process.stderr.write(`warning: ${driftTurns} turn(s) drift: their ids differ from re-tokenizing their text (the records keep the sampled ids; check that --tokenizer is the served model's)\n`);
+    }
     const llm = agent.usage?.();
     if (options.json) printJson({ ...counts, ...(llm ? { llm } : {}) });
     else {

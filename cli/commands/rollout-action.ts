@@ -32,6 +32,14 @@ function checkOutDir(out: string): void {
   if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new Error(`--out ${out}: directory ${dir} does not exist`);
 }
 
+/** The file written, and a warning when turns drift (docs/token-records.md: a tokenizer mismatch shows here). */
+function reportTokenRecords(stream: TokenRecordStream, json: boolean): void {
+  if (!json) process.stderr.write(`${stream.written} token records written to ${stream.file}\n`);
+  if (stream.driftTurns > 0) {
+    process.stderr.write(`warning: ${stream.driftTurns} turn(s) drift: their ids differ from re-tokenizing their text (the records keep the sampled ids; check that --tokenizer is the served model's)\n`);
+  }
+}
+
 /** Each scored episode's token record, one line as it finishes (the policy released it just before). */
 function writeRecordOf(tokens: TokenRecordsOut, place: RecordPlace): (output: EpisodeOutput) => void {
   return (output) => {
@@ -113,8 +121,8 @@ export async function runRollout(options: RolloutOptions): Promise<void> {
   const llm = agent.usage?.();
   const servers = serverStats(env);
   const repeated = repeatNote !== undefined ? { repeated: { tasks, episodes: summary.slots } } : {};
-  const written = tokens !== undefined ? { tokenRecords: { out: tokens.stream.file, written: tokens.stream.written } } : {};
-  if (tokens !== undefined && !options.json) process.stderr.write(`${tokens.stream.written} token records written to ${tokens.stream.file}\n`);
+  const written = tokens !== undefined ? { tokenRecords: { out: tokens.stream.file, written: tokens.stream.written, driftTurns: tokens.stream.driftTurns } } : {};
+  if (tokens !== undefined) reportTokenRecords(tokens.stream, options.json === true);
   if (options.json) printJson({ ...summary, ...repeated, ...written, ...(interrupt.interrupted ? { interrupted: true } : {}), ...(llm ? { llm } : {}), ...(servers ? { servers } : {}) });
   else {
     printRolloutSummary(summary);

@@ -35,7 +35,8 @@ describe('rollout --format tokens (issue 38)', () => {
   it('writes one valid record per episode: ids exactly as sent and sampled, mask 1 on the replies, rewards per turn', async () => {
     const { result, server, out } = await rollout('exact');
     expect(result.code, result.stderr).toBe(0);
-    expect(JSON.parse(result.stdout).tokenRecords).toEqual({ out, written: 3 });
+    expect(JSON.parse(result.stdout).tokenRecords).toEqual({ out, written: 3, driftTurns: 0 });
+    expect(result.stderr).not.toContain('drift');
     const records = parseTokenRecords(readFileSync(out, 'utf8'));
     expect(records).toHaveLength(3);
     const reply = [...tokenizer.encode(REPLY, { addSpecialTokens: false }), tokenizer.tokenToId('<|im_end|>')!];
@@ -67,6 +68,9 @@ describe('rollout --format tokens (issue 38)', () => {
     const records = parseTokenRecords(readFileSync(out, 'utf8'));
     expect(records.map((r) => r.drift)).toEqual(records.map((r) => r.turns.length));
     expect(records.every((r) => r.turns.every((t) => t.drift === true))).toBe(true);
+    const driftTurns = records.reduce((n, r) => n + r.turns.length, 0);
+    expect(JSON.parse(result.stdout).tokenRecords.driftTurns).toBe(driftTurns);
+    expect(result.stderr).toContain(`warning: ${driftTurns} turn(s) drift`);
   });
 
   it('refuses --format tokens for an agent that keeps no ids, and --out without --format', async () => {

@@ -41,6 +41,7 @@ describe('token records out (issue 38)', () => {
       const result = await runCli(['collect', '--env', 'babyai', '--agent', 'openai:tiny', '--tokenizer', `hf:${FIXTURE}`, '--base-url', scripted.baseURL,
         '--episodes', '2', '--samples', '2', '--horizon', '2', '--format', 'tokens', '--out', out, '--json']);
       expect(result.code, result.stderr).toBe(0);
+      expect(JSON.parse(result.stdout)).toMatchObject({ format: 'tokens', written: 4, driftTurns: 0 });
       const records = parseTokenRecords(readFileSync(out, 'utf8'));
       expect(records.map((r) => [r.group, r.sample])).toEqual([[0, 0], [0, 1], [1, 0], [1, 1]]);
       expect(records.every((r) => r.horizon === 2 && r.drift === 0 && r.split === 'train')).toBe(true);
