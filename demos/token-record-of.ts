@@ -55,6 +55,13 @@ export function cutTurns(window: Pick<TokenTrajectory, 'tokens' | 'mask' | 'logP
   return cuts;
 }
 
+/**
+ * The token record of a finished episode from its policy's trajectory: turns cut at the mask,
+ * each with its reward and action; throws naming the episode when its replies and turns disagree.
+ *
+ * @example
+ * const record = tokenRecordOf({ ...where, turns: output.trajectory, trajectory: policy.release(output.episodeId)! });
+ */
 export function tokenRecordOf(input: TokenRecordInput): TokenRecord {
   const { trajectory } = input;
   const windows = trajectory.windows !== undefined && trajectory.windows.length > 0 ? trajectory.windows : [trajectory];

@@ -19,6 +19,7 @@ export const TOKEN_RECORD_FORMAT = 'actorgym-tokens';
 const ids = z.array(z.int().min(0));
 const bits = z.array(z.union([z.literal(0), z.literal(1)]));
 
+/** One turn of a token record (docs/token-records.md). */
 export const TokenRecordTurnSchema = z.object({
   /** Ids added before this turn's reply (template and observation; mask 0). */
   promptIds: ids,
@@ -36,6 +37,7 @@ export const TokenRecordTurnSchema = z.object({
 
 const WindowSchema = z.object({ tokens: ids, mask: bits, logProbs: z.array(z.number()) });
 
+/** One token record (one JSON line of `--format tokens`), field by field in docs/token-records.md. */
 export const TokenRecordSchema = z
   .object({
     format: z.literal(TOKEN_RECORD_FORMAT),
@@ -77,7 +79,9 @@ export const TokenRecordSchema = z
     });
   });
 
+/** A token record as parsed by `TokenRecordSchema`. */
 export type TokenRecord = z.infer<typeof TokenRecordSchema>;
+/** One turn of a token record: the ids added before the reply, the reply's ids and log-probs, its reward and action. */
 export type TokenRecordTurn = z.infer<typeof TokenRecordTurnSchema>;
 
 /** A JSON-lines file's text as token records; a bad line throws naming its number and field. */

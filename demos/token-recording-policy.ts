@@ -10,6 +10,7 @@ export interface KeptEpisode {
   readonly version: number;
 }
 
+/** Wraps a policy to keep each released episode's token ids and weights' version until `take` (what `--format tokens` writes). */
 export class TokenRecordingPolicy implements Policy {
   readonly #kept = new Map<string, KeptEpisode>();
   readonly #versions = new Map<string, number>();

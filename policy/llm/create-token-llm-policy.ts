@@ -12,6 +12,7 @@ import type { CreateLlmPolicyOptions } from './create-llm-policy.ts';
 import { DEFAULT_BASE_URL } from './default-base-url.ts';
 import { TokenLlmPolicy } from './token-llm-policy.ts';
 
+/** `createLlmPolicy`'s options, with the tokenizer folder and the route. */
 export interface CreateTokenLlmPolicyOptions extends CreateLlmPolicyOptions {
   /** The tokenizer folder (`hf:DIR` without `hf:`). */
   readonly tokenizer: string;
@@ -19,6 +20,7 @@ export interface CreateTokenLlmPolicyOptions extends CreateLlmPolicyOptions {
   readonly route?: TokenRoute;
 }
 
+/** A `TokenLlmPolicy` that owns its client: `close()` ends it. */
 export interface TokenLlmAgent extends TokenLlmPolicy {
   close(): Promise<void>;
 }
@@ -34,6 +36,13 @@ function refused(options: CreateTokenLlmPolicyOptions): string[] {
   ].filter((flag): flag is string => flag !== undefined);
 }
 
+/**
+ * A token-exact LLM agent (`--agent openai:MODEL --tokenizer hf:DIR`): the chat template rendered
+ * here, the prompt sent as ids, the sampled ids and log-probs kept (docs/llm-agents.md).
+ *
+ * @example
+ * const agent = createTokenLlmPolicy({ model: 'qwen', env: getEnv('babyai'), tokenizer: 'models/Qwen2.5-0.5B-Instruct', baseURL: 'http://127.0.0.1:8000/v1' });
+ */
 export function createTokenLlmPolicy(options: CreateTokenLlmPolicyOptions): TokenLlmAgent {
   if (options.model.trim() === '') throw new Error('an LLM agent needs a model name: --agent openai:MODEL');
   const bad = refused(options);

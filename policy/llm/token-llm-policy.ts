@@ -33,6 +33,7 @@ export interface TokenExactTrajectory extends TokenTrajectory {
   readonly driftTurns: readonly number[];
 }
 
+/** Options of `new TokenLlmPolicy`: the model name, its client, its tokenizer and the env's prompt. */
 export interface TokenLlmPolicyOptions {
   readonly model: string;
   readonly client: TokenClient;
@@ -54,6 +55,7 @@ interface Episode {
 
 const FATAL = new Set(['LLM_REJECTED']);
 
+/** An LLM endpoint's model as an agent whose episodes are token-exact (see the file's comment). */
 export class TokenLlmPolicy implements Policy {
   readonly name: string;
   readonly version = 0;
