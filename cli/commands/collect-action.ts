@@ -15,8 +15,23 @@ import { resolveCommandEnv } from '../remote-options.ts';
 import { printLlmUsage } from '../summary.ts';
 import type { CollectOptions } from './collect.ts';
 import type { TokenRecordingPolicy } from '../../demos/token-recording-policy.ts';
+import type { Demo } from '../../demos/demo.ts';
+import type { EnvDefinition } from '../../envs/contract.ts';
 import { writeTokenRecords } from '../../demos/write-token-records.ts';
 import { recordOfDemo, tokenRecorder } from '../token-records-out.ts';
+
+/** `--format tokens`: every written demo's token record, the file whole; returns the drifting turns (warned about on stderr). */
+function writeTokenFile(options: CollectOptions, demos: readonly Demo[], recorder: TokenRecordingPolicy, env: EnvDefinition): number {
+  const place = { env, split: options.split };
+  const horizon = options.horizon ?? env.spec.defaultHorizon;
+  const records = demos.map((demo) => recordOfDemo(demo, recorder, place, horizon));
+  writeTokenRecords(options.out, records);
+  const driftTurns = records.reduce((n, r) => n + (r.drift ?? 0), 0);
+  if (driftTurns > 0) {
+    process.stderr.write(`warning: ${driftTurns} turn(s) drift: their ids differ from re-tokenizing their text (the records keep the sampled ids; check that --tokenizer is the served model's)\n`);
+  }
+  return driftTurns;
+}
 
 export async function runCollect(options: CollectOptions): Promise<void> {
   const dir = path.dirname(path.resolve(options.out));
@@ -63,14 +78,8 @@ export async function runCollect(options: CollectOptions): Promise<void> {
     const fatal = agent.fatalError?.();
     if (fatal) throw fatal;
     events.complete();
-    let driftTurns: number | undefined;
-    if (recorder !== undefined) {
-      const place = { env, split: options.split };
-      const horizon = options.horizon ?? env.spec.defaultHorizon;
-      const records = result.demos.map((demo) => recordOfDemo(demo, recorder, place, horizon));
-      writeTokenRecords(options.out, records);
-      driftTurns = records.reduce((n, r) => n + (r.drift ?? 0), 0);
-    } else if (options.format !== 'tokens') writeDemos(options.out, result.demos, options.format, { env });
+    const driftTurns = recorder !== undefined ? writeTokenFile(options, result.demos, recorder, env) : undefined;
+    if (options.format !== 'tokens') writeDemos(options.out, result.demos, options.format, { env });
     const counts = {
       out: options.out, format: options.format, env: options.env, agent: options.agent, split: options.split,
       episodes: result.episodes, successes: result.successes, successRate: result.summary.successRate,
@@ -78,9 +87,6 @@ export async function runCollect(options: CollectOptions): Promise<void> {
       seconds: Math.round((performance.now() - started) / 100) / 10,
       ...(driftTurns !== undefined ? { driftTurns } : {}),
     };
-    if (driftTurns !== undefined && driftTurns > 0) {
-      process.stderr.write(`warning: ${driftTurns} turn(s) drift: their ids differ from re-tokenizing their text (the records keep the sampled ids; check that --tokenizer is the served model's)\n`);
-    }
     const llm = agent.usage?.();
     if (options.json) printJson({ ...counts, ...(llm ? { llm } : {}) });
     else {

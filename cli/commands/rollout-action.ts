@@ -1,6 +1,6 @@
 /** What `actorgym rollout` does (its options are in rollout.ts). */
 import { createRolloutSystem } from '../../actors/rollout-system.ts';
-import { resolveAgent } from '../agent-spec.ts';
+import { resolveAgent, type ResolvedAgent } from '../agent-spec.ts';
 import { closeRemote } from '../close-remote.ts';
 import { checkEpisodesAgainstSplit } from '../episodes-past-split.ts';
 import { serveEventsPort } from '../events-port.ts';
@@ -25,6 +25,18 @@ interface TokenRecordsOut {
   /** The first record that could not be made: the run stops and the command fails with it. */
   failure?: Error;
   stop?: (reason: string) => void;
+}
+
+/** `--format tokens`: the agent wrapped to keep its ids and the file opened; on a refusal the agent and env are closed first. */
+async function openTokenRecords(options: RolloutOptions, agent: ResolvedAgent, env: Parameters<typeof closeRemote>[0]): Promise<TokenRecordsOut | undefined> {
+  if (options.out === undefined) return undefined;
+  try {
+    return { recorder: tokenRecorder(agent, options.agent), stream: new TokenRecordStream(options.out) };
+  } catch (error) {
+    await agent.dispose();
+    await closeRemote(env);
+    throw error;
+  }
 }
 
 function checkOutDir(out: string): void {
@@ -75,14 +87,7 @@ export async function runRollout(options: RolloutOptions): Promise<void> {
     backend: options.backend,
     ...(options.temperature !== undefined ? { temperature: options.temperature } : {}),
   });
-  let tokens: TokenRecordsOut | undefined;
-  try {
-    if (options.out !== undefined) tokens = { recorder: tokenRecorder(agent, options.agent), stream: new TokenRecordStream(options.out) };
-  } catch (error) {
-    await agent.dispose();
-    await closeRemote(env);
-    throw error;
-  }
+  const tokens = await openTokenRecords(options, agent, env);
   const system = createRolloutSystem({
     env,
     agent: tokens?.recorder ?? agent.spec,
