@@ -1,6 +1,7 @@
 /**
  * Issue 38: TRL's GRPOTrainer trains on multi-turn BabyAI through the bridge (bridges/trl/), the
- * episodes run by the rollout service and sampled by the model being trained (the bridge's
+ * episodes run by `actorgym rollout-server` (a child process, as a user starts it, with a bearer
+ * token) and sampled by the model being trained (the bridge's
  * in-process /v1/completions server). Three GRPO steps on CPU; checked: the loss is finite every
  * step, the rewards TRL logged are the env's (the records'), the prompt and completion TRL trained
  * on are the records' ids split at turn 0's prompt, the token counts TRL logged add up from the
@@ -12,7 +13,7 @@
  * Runs where Python with torch, transformers, trl, datasets and accelerate imports: $ACTORGYM_PYTHON
  * when set (CI: .ci/run), else /tmp/hfvenv/bin/python, else python3; elsewhere skipped, saying why.
  */
-import { execFile, spawnSync } from 'node:child_process';
+import { execFile, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -21,14 +22,30 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { startTokenBatch } from '../../actors/rollout-service/token-batch.ts';
 import { TokenRecordSchema, type TokenRecord } from '../../demos/token-record.ts';
-import { startRolloutServer, type RolloutServer } from '../../servers/rollout-server/rollout-server.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const DRIVER = path.join(ROOT, 'bridges/trl/examples/grpo_babyai.py');
 const MODEL = path.join(ROOT, 'tests/bridges/fixtures/qwen2-babyai');
+const BIN = path.join(ROOT, 'bin/actorgym.js');
 const STEPS = 3;
+const TOKEN = 'trl-e2e';
+
+/** `actorgym rollout-server --port 0 --token …` as a user starts it; resolves with its URL once it listens. */
+function startRolloutServer(): Promise<{ child: ChildProcess; url: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, 'rollout-server', '--port', '0', '--token', TOKEN], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stderr!.on('data', (chunk: Buffer) => (err += chunk.toString()));
+    child.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const ready = /listening on (http:\/\/\S+)\n/.exec(out);
+      if (ready) resolve({ child, url: ready[1]! });
+    });
+    child.once('exit', (code) => reject(new Error(`rollout-server exited with ${code} before it was ready: ${err.trim()}`)));
+  });
+}
 
 function findPython(): { python?: string; reason: string } {
   const chosen = process.env['ACTORGYM_PYTHON'];
@@ -65,24 +82,27 @@ const mean = (xs: readonly number[]) => sum(xs) / xs.length;
 
 describe.skipIf(python === undefined)('TRL GRPO through the bridge, episodes from the model being trained', () => {
   let tmp: string;
-  let service: RolloutServer;
+  let service: { child: ChildProcess; url: string } | undefined;
   let summary: Summary;
 
   beforeAll(async () => {
     tmp = await mkdtemp(path.join(os.tmpdir(), 'actorgym-trl-e2e-'));
-    // What `actorgym rollout-server` composes: the HTTP service with the token-batch runner.
-    service = await startRolloutServer({ port: 0, token: 'trl-e2e', runner: (spec, sink) => startTokenBatch(spec as never, sink) });
-    const out = path.join(tmp, 'summary.json');
     const started = performance.now();
-    await promisify(execFile)(python!, [DRIVER, '--service', service.url, '--token', 'trl-e2e', '--model', MODEL,
+    service = await startRolloutServer();
+    const out = path.join(tmp, 'summary.json');
+    await promisify(execFile)(python!, [DRIVER, '--service', service.url, '--token', TOKEN, '--model', MODEL,
       '--steps', String(STEPS), '--output-dir', path.join(tmp, 'out'), '--summary', out, '--keep-records'],
     { cwd: ROOT, timeout: 240_000, maxBuffer: 64 << 20, env: { ...process.env, OMP_NUM_THREADS: '1', TOKENIZERS_PARALLELISM: 'false' } });
     summary = JSON.parse(await readFile(out, 'utf8')) as Summary;
-    console.log(`trl-e2e: ${STEPS} GRPO steps in ${((performance.now() - started) / 1000).toFixed(1)} s (python started to summary; training ${summary.seconds} s)`);
+    console.log(`trl-e2e: ${STEPS} GRPO steps in ${((performance.now() - started) / 1000).toFixed(1)} s (service start to summary; the driver's own ${summary.seconds} s)`);
   }, 300_000);
 
   afterAll(async () => {
-    await service?.close();
+    if (service !== undefined && service.child.exitCode === null) {
+      const exited = new Promise((resolve) => service!.child.once('exit', resolve));
+      service.child.kill('SIGTERM');
+      await exited;
+    }
     if (tmp !== undefined) await rm(tmp, { recursive: true, force: true });
   });
 
