@@ -4,7 +4,8 @@
  * (`readCompletionReply`), its log-probs are the ones GRPOTrainer recomputes, it samples from the
  * live weights, reproducibly per seed, refuses bad requests naming the field, and waits while the
  * optimizer holds the weights lock; records map to TRL's fields in prompt order, and malformed
- * batches are refused. Skipped, saying why, without a Python that has torch, transformers and trl.
+ * batches are refused; with TRL's vLLM (stand-ins: no GPU here) the bridge samples on its server
+ * or through its colocated engine. Skipped, saying why, without a Python that has torch, transformers and trl.
  */
 import { execFile, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -41,6 +42,8 @@ interface Checks {
   badTemperature: [number, { error: { message: string } }];
   lock: { waitedWhileLocked: boolean; completedAfterRelease: boolean; status: number };
   records: { order: [string, number][]; split: Record<string, unknown>; errors: Record<string, string | null> };
+  policyChoice: { serverModeUrl: string; serverModeStartedServer: boolean; sleepError: string | null;
+    colocate: { ids: number[]; logprobs: number[]; finish: string; params: Record<string, unknown>; prompts: unknown } };
 }
 
 describe.skipIf(python === undefined)('the TRL bridge\'s policy server and record mapping', () => {
@@ -76,6 +79,15 @@ describe.skipIf(python === undefined)('the TRL bridge\'s policy server and recor
 
   it('does not sample while the optimizer holds the weights lock', () => {
     expect(checks.lock).toEqual({ waitedWhileLocked: true, completedAfterRelease: true, status: 200 });
+  });
+
+  it('with TRL\'s vLLM: server mode samples on that server, colocate through its engine (stand-ins for vLLM)', () => {
+    const choice = checks.policyChoice;
+    expect(choice.serverModeUrl).toBe('http://10.0.0.5:8000/v1');
+    expect(choice.serverModeStartedServer).toBe(false);
+    expect(choice.colocate).toMatchObject({ ids: [7, 2], logprobs: [-0.5, -0.25], finish: 'stop', prompts: [{ prompt_token_ids: [1, 2, 3] }] });
+    expect(choice.colocate.params).toMatchObject({ n: 1, temperature: 0.9, max_tokens: 8, logprobs: 0, stop_token_ids: [2], seed: 4 });
+    expect(choice.sleepError).toMatch(/^vllm_enable_sleep_mode: /);
   });
 
   it('maps records to prompt slots in sample order, and refuses short, long or malformed batches', () => {

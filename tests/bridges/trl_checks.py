@@ -73,6 +73,46 @@ def records_check() -> dict:
     return {"order": [(r["taskId"], r["sample"]) for r in got], "split": split_record(got[0]), "errors": errors}
 
 
+def policy_choice_check() -> dict:
+    """Which policy endpoint ActorgymRollouts picks for a trainer with vLLM: a stand-in trainer and a stand-in
+    vLLM (the shapes of vLLM's SamplingParams and RequestOutput as TRL 1.13 reads them), no GPU."""
+    import types
+
+    from actorgym_trl import ActorgymRollouts
+
+    seen: dict = {}
+
+    class FakeParams:
+        def __init__(self, **kwargs):
+            seen["params"] = kwargs
+
+    class FakeLlm:
+        def generate(self, prompts, sampling_params, use_tqdm):
+            seen["prompts"] = prompts
+            step = lambda token, lp: {token: types.SimpleNamespace(logprob=lp, rank=1)}  # noqa: E731
+            out = types.SimpleNamespace(token_ids=[7, 2], logprobs=[step(7, -0.5), step(2, -0.25)])
+            return [types.SimpleNamespace(outputs=[out])]
+
+    sys.modules["vllm"] = types.SimpleNamespace(SamplingParams=FakeParams)
+    args = types.SimpleNamespace(vllm_server_base_url=None, vllm_server_host="10.0.0.5", vllm_server_port=8000)
+    server_mode = types.SimpleNamespace(use_vllm=True, args=args, vllm_generation=types.SimpleNamespace(mode="server"))
+    rollouts = ActorgymRollouts("http://svc", "babyai", tokenizer_dir="/m", policy_model="m")
+    rollouts._start_policy(server_mode)
+    colocate = types.SimpleNamespace(vllm_generation=types.SimpleNamespace(mode="colocate", enable_sleep_mode=False, llm=FakeLlm()))
+    from actorgym_trl import VllmColocateSampler
+
+    got = VllmColocateSampler(colocate)([1, 2, 3], max_tokens=8, temperature=0.9, top_p=1.0, stop_ids={2}, seed=4)
+    try:
+        VllmColocateSampler(types.SimpleNamespace(vllm_generation=types.SimpleNamespace(enable_sleep_mode=True, llm=None)))
+        sleep_error = None
+    except ValueError as error:
+        sleep_error = str(error)
+    del sys.modules["vllm"]
+    return {"serverModeUrl": rollouts.policy_url, "serverModeStartedServer": rollouts.server is not None,
+            "colocate": {"ids": got.ids, "logprobs": got.logprobs, "finish": got.finish, "params": seen["params"],
+                         "prompts": seen["prompts"]}, "sleepError": sleep_error}
+
+
 def main() -> None:
     model_dir = sys.argv[1]
     torch.manual_seed(0)
@@ -107,7 +147,7 @@ def main() -> None:
         "maxLogprobDiff": max(abs(a - b) for a, b in zip(reply["choices"][0]["logprobs"]["token_logprobs"], recomputed)),
         "sameSeedSame": again == ids, "otherSeedDiffers": other != ids, "liveWeights": before != after,
         "badPrompt": bad_prompt, "badId": bad_id, "badTemperature": bad_temperature, "lock": locked,
-        "records": records_check(),
+        "records": records_check(), "policyChoice": policy_choice_check(),
     }))
 
 

@@ -4,7 +4,8 @@ from .records import order_by_prompt, split_record
 from .rewards import env_reward
 from .rollout_client import RolloutServiceError, stream_rollouts
 from .rollout_func import ActorgymRollouts
+from .vllm_colocate import VllmColocateSampler
 from .weights_lock import WeightsLock
 
 __all__ = ["ActorgymRollouts", "env_reward", "PolicyServer", "WeightsLock", "stream_rollouts", "RolloutServiceError",
-           "split_record", "order_by_prompt"]
+           "split_record", "order_by_prompt", "VllmColocateSampler"]

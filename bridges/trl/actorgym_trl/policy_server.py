@@ -49,8 +49,10 @@ class PolicyServer:
 
     def __init__(self, get_model: Callable[[], torch.nn.Module], tokenizer, lock: threading.Lock, *,
                  model_name: str = "trainer", port: int = 0, host: str = "127.0.0.1",
-                 stop_ids: set[int] | None = None, default_max_tokens: int = 64) -> None:
+                 stop_ids: set[int] | None = None, default_max_tokens: int = 64, sampler: Callable | None = None) -> None:
         self.get_model, self.tokenizer, self.lock, self.model_name = get_model, tokenizer, lock, model_name
+        # Another engine sampling the same weights (vllm_colocate.py); None = PyTorch on get_model().
+        self.sampler = sampler
         self.default_max_tokens = default_max_tokens
         ids = set(stop_ids or ())
         for token in (tokenizer.eos_token_id, tokenizer.pad_token_id):
@@ -89,14 +91,7 @@ class PolicyServer:
         if seed is not None and not isinstance(seed, int):
             raise CompletionRequestError(f"seed: expected an integer, got {seed!r}")
         with self.lock:
-            # Dropout off while sampling (the trainer's main thread waits in rollout_func meanwhile).
-            was_training = model.training
-            model.eval()
-            try:
-                got = sample(model, prompt, max_tokens=max_tokens, temperature=temperature, top_p=top_p,
-                             stop_ids=self.stop_ids, seed=seed)
-            finally:
-                model.train(was_training)
+            got = self._sample(model, prompt, max_tokens=max_tokens, temperature=temperature, top_p=top_p, seed=seed)
         self.replies += 1
         self.sampled_tokens += len(got.ids)
         return {
@@ -112,6 +107,17 @@ class PolicyServer:
             "usage": {"prompt_tokens": len(prompt), "completion_tokens": len(got.ids),
                       "total_tokens": len(prompt) + len(got.ids)},
         }
+
+    def _sample(self, model: torch.nn.Module, prompt: list[int], **options):
+        if self.sampler is not None:
+            return self.sampler(prompt, stop_ids=self.stop_ids, **options)
+        # Dropout off while sampling (the trainer's main thread waits in rollout_func meanwhile).
+        was_training = model.training
+        model.eval()
+        try:
+            return sample(model, prompt, stop_ids=self.stop_ids, **options)
+        finally:
+            model.train(was_training)
 
     def _handler(self):
         server = self

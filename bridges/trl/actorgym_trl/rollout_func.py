@@ -16,9 +16,13 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
+import json
+import urllib.request
+
 from .policy_server import PolicyServer
 from .records import order_by_prompt, split_record
 from .rollout_client import stream_rollouts
+from .vllm_colocate import VllmColocateSampler
 from .weights_lock import WeightsLock
 
 FIELDS = ("prompt_ids", "completion_ids", "logprobs", "env_mask", "env_reward", "env_outcome", "env_turns", "episode_id")
@@ -28,7 +32,7 @@ class ActorgymRollouts:
     """Pass an instance as `GRPOTrainer(rollout_func=...)` and `env_reward` (rewards.py) as a reward function."""
 
     def __init__(self, service_url: str, env: str, *, tokenizer_dir: str, policy_url: str | None = None,
-                 policy_model: str = "trainer", token: str | None = None, split: str = "train",
+                 policy_model: str | None = None, token: str | None = None, split: str = "train",
                  horizon: int | None = None, curriculum_schedule: str | None = None, concurrency: int | None = None,
                  max_tokens: int = 64, temperature: float | None = None, top_p: float | None = None,
                  seed: int = 0, policy_port: int = 0, timeout: float = 600.0, keep_records: bool = False) -> None:
@@ -44,12 +48,26 @@ class ActorgymRollouts:
         self.batches: list[dict[str, Any]] = []  # per call: the records' shapes, for logs and tests
         self.served = {"replies": 0, "sampledTokens": 0}  # the in-process server's counts, kept after close()
 
+    def _start_policy(self, trainer) -> None:
+        """No policy_url: TRL's vLLM server when the trainer uses one, else the in-process server (on vLLM colocate or PyTorch)."""
+        generation = getattr(trainer, "vllm_generation", None) if getattr(trainer, "use_vllm", False) else None
+        if generation is not None and generation.mode == "server":
+            args = trainer.args  # TRL pushes the weights to this server before every rollout_func call
+            base = args.vllm_server_base_url or f"http://{args.vllm_server_host}:{args.vllm_server_port}"
+            self.policy_url = base.rstrip("/") + "/v1"
+            return
+        sampler = VllmColocateSampler(trainer) if generation is not None else None
+        trainer.add_callback(self.lock)
+        self.policy_model = self.policy_model or "trainer"
+        self.server = PolicyServer(lambda: trainer.accelerator.unwrap_model(trainer.model), trainer.processing_class,
+                                   self.lock.sampling(), model_name=self.policy_model, port=self.policy_port,
+                                   default_max_tokens=self.max_tokens, sampler=sampler).start()
+
     def _policy(self, trainer) -> dict[str, Any]:
         if self.policy_url is None and self.server is None:
-            trainer.add_callback(self.lock)
-            self.server = PolicyServer(lambda: trainer.accelerator.unwrap_model(trainer.model), trainer.processing_class,
-                                       self.lock.sampling(), model_name=self.policy_model, port=self.policy_port,
-                                       default_max_tokens=self.max_tokens).start()
+            self._start_policy(trainer)
+        if self.policy_model is None:
+            self.policy_model = _served_model(self.policy_url, self.timeout)
         temperature = self.temperature if self.temperature is not None else trainer.args.temperature
         top_p = self.top_p if self.top_p is not None else trainer.args.top_p
         policy = {"baseUrl": self.policy_url or self.server.base_url, "model": self.policy_model,
@@ -93,6 +111,15 @@ class ActorgymRollouts:
             self.served = {"replies": self.server.replies, "sampledTokens": self.server.sampled_tokens}
             self.server.close()
             self.server = None
+
+
+def _served_model(base_url: str, timeout: float) -> str:
+    """The first model an OpenAI-compatible endpoint lists (vLLM serves one), when policy_model is not given."""
+    try:
+        with urllib.request.urlopen(base_url.rstrip("/") + "/models", timeout=min(timeout, 30)) as response:
+            return json.loads(response.read())["data"][0]["id"]
+    except Exception as error:
+        raise ValueError(f"policy_model: not given, and {base_url}/models did not name one ({error})") from None
 
 
 def _task_id(prompt) -> str:
