@@ -10,7 +10,9 @@ import type { DataParallelGrads } from '../../learner/data-parallel.ts';
 import { toCheckpoint, type RunModels } from '../../learner/run-models.ts';
 import { trainStep } from '../../learner/train-step.ts';
 import { contextOptions, type TrainingConfig } from '../../learner/training-config.ts';
+import * as tf from '@tensorflow/tfjs-core';
 import { evaluate } from './evaluate.ts';
+import { namedTensors, toNamedWeights } from './named-weights.ts';
 import type { RunModel } from './run-model.ts';
 import { trainingPolicy } from './training-policy.ts';
 
@@ -34,6 +36,16 @@ export function transformerRunModel(
       ...(parallel ? { parallel } : {}),
     }),
     publish: (version) => agent.setWeights(version, models.model.getWeights()),
+    // The agent's model holds the published version (the learner's model may be mid-update).
+    exportWeights: (version) => toNamedWeights(version, Object.entries(models.agentModel.getWeights())),
+    loadWeights: (weights) => {
+      const tensors = namedTensors(weights);
+      try {
+        agent.setWeights(weights.version, tensors);
+      } finally {
+        tf.dispose(Object.values(tensors));
+      }
+    },
     save: async (dir, state, options) => {
       const { seed: _seed, ...saved } = state;
       const data = await toCheckpoint(models, { ...saved, rng: { seed: state.seed, derivedFrom: 'seed and step' } });
