@@ -39,7 +39,7 @@ export function createRolloutSystem(options: RolloutSystemOptions): RolloutSyste
   const events = new Subject<RunEvent>();
   const envs = new EnvSlots(options.env);
   const policy = rolloutPolicy({ env: options.env, agent: options.agent, oracleOf: (id) => envs.oracleOf(id), wrapPolicy: options.wrapPolicy });
-  const agent = createAgentActor({ policy });
+  const agent = createAgentActor({ policy, ...(options.onRelease ? { onRelease: options.onRelease } : {}) });
   const curriculum = createCurriculumActor({ schedule: settings.schedule });
   const buffer = createActor(rolloutBufferMachine, { input: { groupSize: 1, capacity: settings.slots.length } }).start();
   const deadlines = new CallDeadlines(clock, sweepPeriodMs(settings.envTimeoutMs, settings.agentTimeoutMs));

@@ -14,7 +14,7 @@
  * lines to the front (objective first) and drops the `OBSERVATION:` header; a text without them
  * passes unchanged, and the `no-action-list` rule still applies.
  */
-import type { ActRequest, Decision, Policy } from './policy.ts';
+import type { ActRequest, Decision, Policy, TokenTrajectory } from './policy.ts';
 import type { WindowedTrajectory } from './context-window.ts';
 import type { DemonstratedRequest, DemonstratedTurn, TransformerPolicy } from './transformer-policy.ts';
 import { checkSymmetryGroups, type SymmetryGroups } from '../envs/contract.ts';
@@ -50,14 +50,31 @@ export interface RecordedEpisode {
 }
 
 /**
- * A TransformerPolicy behind an observation filter; with `record`, the token record of every
- * released episode (and the action lists its turns were constrained to) is kept until `take`.
+ * What a recording policy's `release` returns: the episode's token windows with the action list
+ * of each of its turns. It is a token trajectory (the agent actor's `onRelease` hands it on as
+ * any policy's), and `recordOf` turns it into the learner's `RecordedEpisode`.
+ */
+export interface RecordedTrajectory extends WindowedTrajectory {
+  readonly availableActions: readonly (readonly string[] | undefined)[];
+}
+
+/** The learner's record of a released episode; undefined when the policy recorded none. */
+export function recordOf(released: TokenTrajectory | undefined): RecordedEpisode | undefined {
+  if (released === undefined || !('availableActions' in released)) return undefined;
+  const { availableActions, ...trajectory } = released as RecordedTrajectory;
+  return { trajectory, availableActions };
+}
+
+/**
+ * A TransformerPolicy behind an observation filter; with `record`, `release` hands out the token
+ * record of the episode with the action lists its turns were constrained to (`RecordedTrajectory`)
+ * and keeps nothing of it: the records travel with the episode (the rollout's `onRelease`), the
+ * policy is no store.
  * With `relabel`, each episode reads and writes through its own symmetry relabeling
  * (policy/relabel.ts): the recorded tokens and action lists are the relabeled ones the policy saw.
  * With `hide`, those actions are taken out of each request's choices before the model sees them.
  */
 export class FilteredPolicy implements Policy {
-  readonly #records = new Map<string, RecordedEpisode>();
   readonly #actions = new Map<string, (readonly string[] | undefined)[]>();
   readonly #relabelings = new Map<string, Relabeling>();
 
@@ -92,7 +109,7 @@ export class FilteredPolicy implements Policy {
 
   /**
    * A demonstrator's turns (TransformerPolicy.demonstrate) read through the same filter, hiding
-   * and relabeling as `act`, and recorded the same way: `take` then returns what RL would have
+   * and relabeling as `act`, and recorded the same way: `release` then returns what RL would have
    * recorded had the policy sampled these actions.
    */
   demonstrate(batch: readonly DemonstratedRequest[]): DemonstratedTurn[] {
@@ -141,25 +158,18 @@ export class FilteredPolicy implements Policy {
     return relabeling;
   }
 
-  release(episodeId: string): WindowedTrajectory | undefined {
+  /** Drops the episode's state; with `record`, returns its record (`RecordedTrajectory`), kept nowhere else. */
+  release(episodeId: string): WindowedTrajectory | RecordedTrajectory | undefined {
     this.#relabelings.delete(episodeId);
     const released = this.inner.release(episodeId);
     const availableActions = this.#actions.get(episodeId) ?? [];
     this.#actions.delete(episodeId);
-    if (released !== undefined && this.options.record === true) this.#records.set(episodeId, { trajectory: released, availableActions });
+    if (released !== undefined && this.options.record === true) return { ...released, availableActions };
     return released;
   }
 
-  /** The record of a released episode, removed from the store. */
-  take(episodeId: string): RecordedEpisode | undefined {
-    const record = this.#records.get(episodeId);
-    this.#records.delete(episodeId);
-    return record;
-  }
-
-  /** Drops records nobody took (e.g. episodes of a cancelled step). */
+  /** Drops the state of episodes never released (e.g. of a cancelled step). */
   clearRecords(): void {
-    this.#records.clear();
     this.#actions.clear();
     this.#relabelings.clear();
   }

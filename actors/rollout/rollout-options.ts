@@ -60,6 +60,11 @@ export interface RolloutSystemOptions {
    */
   readonly onEpisode?: (output: EpisodeOutput, env: Env | undefined) => void;
   /**
+   * Receives what the policy's `release` returns when an episode ends (its token record, for a
+   * recording policy), before that episode's `onEpisode`.
+   */
+  readonly onRelease?: (episodeId: string, released: ReturnType<Policy['release']>) => void;
+  /**
    * Wraps the policy the agent actor calls (after 'random' / 'oracle' are resolved), e.g. to
    * record each turn's request (demos/recording-policy.ts).
    */

@@ -3,8 +3,9 @@
  * (actors/rollout-system.ts) rather than a second runtime. The step's tasks, each repeated G times
  * in a row, become the train split of a wrapper env definition; the horizon is the curriculum's
  * for this step (`fixed:<h>`); the seed is derived from (run seed, step), so a resumed run replays
- * the same episodes. The policy records each released episode's token windows, matched to its
- * output by episode id once the rollout has finished.
+ * the same episodes. The policy hands out each episode's token record on release, and it joins
+ * the episode's output in its trajectory group (actors/buffer/group-assembler.ts), which is
+ * handed on whole as soon as it is complete.
  *
  * A step is never cut short by infrastructure (issue 24: pause, not degrade). Slots that settle
  * aborted after their retries are collected again, with the same seeds, in further rounds until
@@ -16,7 +17,6 @@
 import type { Observer } from 'rxjs';
 import type { EnvDefinition, Split } from '../../envs/contract.ts';
 import { envReachability, type EnvReachability } from '../../transport/remote/pool-definition.ts';
-import type { EpisodeOutput } from '../../machines/episode.machine.ts';
 import { deriveSeed } from '../../machines/seed.ts';
 import type { EpisodeResult, RolloutSummary, RunEvent } from '../../streams/events.ts';
 import type { TrainingPaused, TrainingResumed } from '../../streams/training-events.ts';
@@ -25,7 +25,8 @@ import { createRolloutSystem, type RolloutSlot, type RolloutSystem } from '../ro
 import { mergeSummaries } from '../summarize.ts';
 import type { RecordingAgent } from './run-model.ts';
 import { slotsFor, tasksForStep } from '../../learner/task-sampler.ts';
-import type { CollectedStep } from '../../learner/collected-step.ts';
+import type { TrajectoryGroup } from '../../learner/trajectory-group.ts';
+import { GroupAssembler } from '../buffer/group-assembler.ts';
 
 export interface CollectOptions {
   readonly env: EnvDefinition;
@@ -47,6 +48,10 @@ export interface CollectOptions {
   readonly clock?: RunClock;
   /** Receives the rollout's events (not its completion: the training stream goes on) and the pauses. */
   readonly events?: Partial<Observer<RunEvent | TrainingPaused | TrainingResumed>>;
+  /** The step's groups to collect (indices into its tasks); default all of them. */
+  readonly groups?: readonly number[];
+  /** Named as the groups' producer. Default `local`. */
+  readonly producer?: string;
   /** Receives the rollout system while it runs, so a stop can cancel it. */
   readonly onSystem?: (system: RolloutSystem | undefined) => void;
 }
@@ -64,40 +69,50 @@ export function stepEnv(env: EnvDefinition, slots: readonly string[]): EnvDefini
 /** Default of `CollectOptions.maxRounds`. */
 export const MAX_COLLECT_ROUNDS = 5;
 
-export async function collectStep(options: CollectOptions): Promise<CollectedStep> {
+/** What a collection hands back besides its groups: every round's summaries merged. */
+export interface CollectedGroups {
+  readonly summary: RolloutSummary;
+  /** Rollouts run: 1, plus one per collection of aborted slots. */
+  readonly rounds: number;
+  readonly seconds: number;
+}
+
+/**
+ * Collects the groups `groups` of a step (all of them by default): slots index·G … index·G + G − 1
+ * with the seeds and episode ids they have in the whole step, all in one rollout system. Each
+ * group goes to `onGroup` as soon as each of its slots has a scored episode (no later attempt of
+ * it can follow), with its episodes in (slot, round, attempt) order and their token records, which
+ * the policy hands out on release. A stopped collection offers no partial group.
+ */
+export async function collectGroups(options: CollectOptions, onGroup: (group: TrajectoryGroup) => void): Promise<CollectedGroups> {
   const { env, policy, step, groupSize } = options;
   const clock = options.clock ?? systemClock;
   const tasks = tasksForStep(env.tasks('train'), options.tasksPerStep, options.seed, step);
   const slots = slotsFor(tasks, groupSize);
+  const wanted = options.groups ?? tasks.map((_, index) => index);
   const reach = envReachability(env);
   const maxRounds = options.maxRounds ?? MAX_COLLECT_ROUNDS;
-  const outputs: { output: EpisodeOutput; round: number }[] = [];
+  const policyVersion = policy.version;
+  const assembler = new GroupAssembler({ step, horizon: options.horizon, groupSize, tasks, policyVersion, producer: options.producer ?? 'local' }, onGroup);
   const summaries: RolloutSummary[] = [];
   const started = performance.now();
-  let todo: RolloutSlot[] = slots.map((taskId, key) => ({ taskId, key }));
+  let todo: RolloutSlot[] = wanted.flatMap((index) => Array.from({ length: groupSize }, (_, i) => index * groupSize + i)).map((key) => ({ taskId: slots[key] as string, key }));
   let unpaused = 0;
   for (let round = 0; todo.length > 0; round++) {
     if (round > 0 || (reach !== undefined && !reach.isReachable())) {
       if (reach !== undefined && !reach.isReachable()) await pause(reach, todo.length);
       else if (++unpaused > maxRounds) throw new Error(`step ${step}: ${todo.length} slot(s) still aborted after ${maxRounds} more collection rounds (${reasonsOf(summaries.at(-1))}); not training on a batch cut short`);
     }
-    const summary = await collectRound(todo, round, (output) => outputs.push({ output, round }));
+    const summary = await collectRound(todo, round, assembler);
     summaries.push(summary);
     const aborted = summary.results.filter((result) => result.outcome === 'aborted');
     // A stop cancels the rollout; its slots are not collected again (the learner discards the step).
     if (options.signal?.aborted || aborted.some((result) => result.abortReason === 'cancelled')) break;
     todo = aborted.map((result) => ({ taskId: slots[result.slot] as string, key: result.slot }));
   }
-  outputs.sort((a, b) => a.output.slot - b.output.slot || a.round - b.round || a.output.attempt - b.output.attempt);
-  const episodes = outputs.map(({ output }) => ({
-    output,
-    group: Math.floor(output.slot / groupSize),
-    record: policy.take(output.episodeId),
-  }));
-  policy.clearRecords();
-  return { step, horizon: options.horizon, episodes, summary: mergeSummaries(summaries, slots.length), rounds: summaries.length, seconds: (performance.now() - started) / 1000 };
+  return { summary: mergeSummaries(summaries, wanted.length * groupSize), rounds: summaries.length, seconds: (performance.now() - started) / 1000 };
 
-  async function collectRound(roundSlots: readonly RolloutSlot[], round: number, onEpisode: (output: EpisodeOutput) => void): Promise<RolloutSummary> {
+  async function collectRound(roundSlots: readonly RolloutSlot[], round: number, groups: GroupAssembler): Promise<RolloutSummary> {
     const system = createRolloutSystem({
       env: stepEnv(env, slots),
       agent: policy,
@@ -112,7 +127,8 @@ export async function collectStep(options: CollectOptions): Promise<CollectedSte
       ...(options.maxRetries !== undefined ? { maxRetries: options.maxRetries } : {}),
       ...(options.maxLostRetries !== undefined ? { maxLostRetries: options.maxLostRetries } : {}),
       ...(options.envTimeoutMs !== undefined ? { envTimeoutMs: options.envTimeoutMs } : {}),
-      onEpisode,
+      onRelease: (episodeId, released) => groups.released(episodeId, released),
+      onEpisode: (output) => groups.episode(output, round),
     });
     const forwarding = options.events?.next ? system.events.subscribe({ next: (e) => options.events?.next?.(e) }) : undefined;
     options.onSystem?.(system);

@@ -7,6 +7,8 @@
  */
 import type { CurriculumDecision } from '../../machines/curriculum.machine.ts';
 import type { CollectedStep } from '../../learner/collected-step.ts';
+import type { TrajectoryGroup } from '../../learner/trajectory-group.ts';
+import { summarize } from '../summarize.ts';
 
 export const METRIC_ORDER = [
   'step', 'horizon', 'policyVersion', 'successRate', 'meanReward', 'meanTurns', 'successTurns', 'truncationRate', 'episodes', 'aborted',
@@ -56,4 +58,17 @@ export function rolloutStats(step: CollectedStep): Record<string, number> {
 export function decisionFields(decision: CurriculumDecision | null | undefined): Record<string, number | string> {
   if (!decision) return {};
   return { horizonNext: decision.to, horizonDecision: decision.decision, horizonReason: decision.reason };
+}
+
+/**
+ * A step as the learner reads it, from the buffer's batch of its groups: the episodes in group
+ * order (so in (slot, round, attempt) order over the step), and a summary of each slot's last result.
+ */
+export function stepOfGroups(step: number, horizon: number, groups: readonly TrajectoryGroup[], seconds: number): CollectedStep {
+  const ordered = [...groups].sort((a, b) => a.index - b.index);
+  const results = ordered.flatMap((group) => group.results);
+  const attempts = results.reduce((a, r) => a + r.attempts, 0);
+  const ledger = { started: 0, ended: 0, dropped: 0, violations: 0, outcomes: { success: 0, failure: 0, truncated: 0, aborted: 0 } };
+  const summary = summarize({ env: '', split: 'train', agent: '', seed: 0, settled: results, attempts, steps: 0, horizon, wallSeconds: seconds, ledger });
+  return { step, horizon, episodes: ordered.flatMap((group) => group.episodes), summary, rounds: 1, seconds };
 }

@@ -6,18 +6,20 @@
 import type { Observer } from 'rxjs';
 import type { EnvDefinition, Split } from '../../envs/contract.ts';
 import type { CurriculumState } from '../../machines/curriculum.machine.ts';
-import type { RecordedEpisode } from '../../policy/observation-filter.ts';
-import type { Policy } from '../../policy/policy.ts';
+import type { RecordedTrajectory } from '../../policy/observation-filter.ts';
+import type { Policy, TokenTrajectory } from '../../policy/policy.ts';
 import type { RolloutSummary, RunEvent } from '../../streams/events.ts';
 import type { CollectedEpisode } from '../../learner/collected-step.ts';
 import type { WriteCheckpointOptions } from '../../learner/checkpoint/write.ts';
 import type { NamedWeights } from '../buffer/producer.ts';
 
-/** The policy the rollouts call, keeping each released episode's token record until `take`. */
+/**
+ * The policy the rollouts call: `release` hands out each episode's token record with its action
+ * lists (`RecordedTrajectory`; `recordOf` reads it) and the policy keeps nothing after it, so the
+ * record travels with the episode (the agent actor's `onRelease`) into its trajectory group.
+ */
 export interface RecordingAgent extends Policy {
-  take(episodeId: string): RecordedEpisode | undefined;
-  /** Drops records nobody took (e.g. episodes of a cancelled step). */
-  clearRecords(): void;
+  release(episodeId: string): RecordedTrajectory | TokenTrajectory | undefined;
 }
 
 /** A checkpoint's run state besides the model: where the run is. */

@@ -15,8 +15,9 @@ import type { RunClock } from '../clock.ts';
 import type { CurriculumActorRef } from '../curriculum.actor.ts';
 import type { LearnerEffects } from '../learner.actor.ts';
 import type { RolloutSystem } from '../rollout-system.ts';
-import { collectStep } from './collect.ts';
-import { rolloutStats } from './metrics.ts';
+import type { TrajectoryGroup } from '../../learner/trajectory-group.ts';
+import { LocalProducer } from '../buffer/local-producer.ts';
+import { rolloutStats, stepOfGroups } from './metrics.ts';
 import type { RunDir } from './run-dir.ts';
 import type { RunModel } from './run-model.ts';
 import type { TrainingOptions } from './training-options.ts';
@@ -34,29 +35,37 @@ export interface TrainingEffectsOptions {
   readonly options: Pick<TrainingOptions, 'maxRetries' | 'maxLostRetries' | 'envTimeoutMs' | 'onCheckpointStage'>;
 }
 export class TrainingEffects implements LearnerEffects {
-  /** The step's rollout system while it runs. */
-  rollout: RolloutSystem | undefined;
+  readonly producer: LocalProducer;
   readonly #o: TrainingEffectsOptions;
   #pending: CollectedStep | undefined;
 
   constructor(options: TrainingEffectsOptions) {
     this.#o = options;
+    const { env, config, options: o, events } = options;
+    this.producer = new LocalProducer({
+      env, policy: options.model.policy,
+      collect: {
+        seed: config.seed, tasksPerStep: config.tasksPerStep, groupSize: config.groupSize, concurrency: config.concurrency,
+        ...(o.maxRetries !== undefined ? { maxRetries: o.maxRetries } : {}),
+        ...(o.maxLostRetries !== undefined ? { maxLostRetries: o.maxLostRetries } : {}),
+        ...(o.envTimeoutMs !== undefined ? { envTimeoutMs: o.envTimeoutMs } : {}),
+        clock: options.clock, events: { next: (e) => events.next(e) },
+      },
+    });
+  }
+
+  /** The step's rollout system while it runs. */
+  get rollout(): RolloutSystem | undefined {
+    return this.producer.rollout;
   }
 
   async collect({ step }: { readonly step: number }): Promise<LearnerMetrics> {
-    const { env, config, curriculum, options, events } = this.#o;
-    const policy = this.#o.model.policy;
-    this.#pending = await collectStep({
-      env, policy, step, horizon: curriculum.getSnapshot().context.horizon, seed: config.seed,
-      tasksPerStep: config.tasksPerStep, groupSize: config.groupSize, concurrency: config.concurrency,
-      ...(options.maxRetries !== undefined ? { maxRetries: options.maxRetries } : {}),
-      ...(options.maxLostRetries !== undefined ? { maxLostRetries: options.maxLostRetries } : {}),
-      ...(options.envTimeoutMs !== undefined ? { envTimeoutMs: options.envTimeoutMs } : {}),
-      // A step whose slots were aborted waits for its env servers (training.paused) instead of training short.
-      signal: this.#o.halt, clock: this.#o.clock,
-      events: { next: (e) => events.next(e) },
-      onSystem: (system) => { this.rollout = system; },
-    });
+    const { config, curriculum } = this.#o;
+    const horizon = curriculum.getSnapshot().context.horizon;
+    const groups: TrajectoryGroup[] = [];
+    const started = performance.now();
+    await this.producer.produce({ step, horizon, groups: Array.from({ length: config.tasksPerStep }, (_, i) => i) }, (g) => groups.push(g), this.#o.halt);
+    this.#pending = stepOfGroups(step, horizon, groups, (performance.now() - started) / 1000);
     this.#o.runDir?.writeTrajectories(step, this.#pending.episodes.map((e) => e.output));
     return rolloutStats(this.#pending);
   }

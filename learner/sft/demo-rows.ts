@@ -7,7 +7,7 @@
  * same AllowedTokensBuilder the learner uses (learner/allowed-tokens.ts). So behaviour
  * cloning trains the very positions, contexts and constrained distribution RL trains.
  */
-import type { FilteredPolicy } from '../../policy/observation-filter.ts';
+import { recordOf, type FilteredPolicy } from '../../policy/observation-filter.ts';
 import type { AllowedTokens, AllowedTokensBuilder } from '../allowed-tokens.ts';
 
 /**
@@ -64,8 +64,7 @@ export function demoRows(demos: readonly DemoInput[], policy: FilteredPolicy, al
       }
       if (result.truncated) truncatedTurns += 1;
     }
-    policy.release(episodeId);
-    const record = policy.take(episodeId);
+    const record = recordOf(policy.release(episodeId));
     if (failure !== undefined || record === undefined) {
       skipped.push({ demo: index, reason: failure ?? 'no turns' });
       return;

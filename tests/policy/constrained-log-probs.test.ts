@@ -2,7 +2,7 @@ import * as tf from '@tensorflow/tfjs-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { AllowedTokensBuilder } from '../../learner/allowed-tokens.ts';
 import { padRows } from '../../learner/minibatch.ts';
-import { FilteredPolicy, filterObservation } from '../../policy/observation-filter.ts';
+import { FilteredPolicy, filterObservation, recordOf } from '../../policy/observation-filter.ts';
 import { selectBackend } from '../../policy/backend.ts';
 import { Tokenizer } from '../../policy/tokenizer.ts';
 import { Transformer } from '../../policy/transformer/transformer.ts';
@@ -25,8 +25,7 @@ describe('constrained scoring (policy/transformer/constrained-log-probs.ts)', ()
     for (let turn = 0; turn < 3; turn++) {
       await policy.act([{ episodeId: 'e', turn, observation: turn === 0 ? `Your goal: go to the red ball\n${OBS}` : OBS, availableActions: ACTIONS, seed: 9 }]);
     }
-    policy.release('e');
-    const record = policy.take('e')!;
+    const record = recordOf(policy.release('e'))!;
     expect(record.availableActions).toEqual([ACTIONS, ACTIONS, ACTIONS]);
     const windows = record.trajectory.windows;
     const allowed = new AllowedTokensBuilder(new TransformerPolicy(model, tokenizer, {}).actionDecoding).forEpisode(windows, record.availableActions);

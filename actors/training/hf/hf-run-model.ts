@@ -53,10 +53,7 @@ export function hfRunModel(env: EnvDefinition, models: HfRunModels, config: Trai
     },
     save: (dir, state, options) => saveHfRun(dir, models, state, config.hf!, options),
     evaluate: (request) => evaluateHf({ ...request, agent: hfAgent(request.env, models, config, request.temperature, agent.version) }),
-    dispose: () => {
-      policy.clearRecords();
-      agent.dispose();
-    },
+    dispose: () => agent.dispose(),
   };
 }
 

@@ -1,0 +1,88 @@
+/**
+ * The producer of this process (producer.ts): a step's groups collected through the rollout
+ * system (actors/training/collect.ts), slots index·G … index·G + G − 1 with the seeds and episode
+ * ids they have in the whole step, each group offered as soon as it is complete. Rollout workers
+ * run the same class in their own process (actors/worker/).
+ *
+ * Weights change only between steps: a new version is staged (`stage`) and applied when the next
+ * `produce` starts, never under a running collection, so every group it offers has one
+ * `policyVersion`: the version of the weights its policy holds. Calls to `produce` run one after
+ * the other for the same reason.
+ */
+import type { EnvDefinition } from '../../envs/contract.ts';
+import type { TrajectoryGroup } from '../../learner/trajectory-group.ts';
+import type { RolloutSystem } from '../rollout-system.ts';
+import { collectGroups, type CollectOptions } from '../training/collect.ts';
+import type { RecordingAgent } from '../training/run-model.ts';
+import type { Producer, StepWork } from './producer.ts';
+
+/** What every collection of the producer shares: seed, tasks per step, G, concurrency, retries, deadlines, events. */
+export type CollectSettings = Omit<CollectOptions, 'env' | 'policy' | 'step' | 'horizon' | 'groups' | 'producer' | 'signal' | 'onSystem'>;
+
+/** Weights for the policy to decode with from the next step on: `apply` installs them (e.g. `agent.setWeights`). */
+export interface StagedWeights {
+  readonly version: number;
+  apply(): void;
+}
+
+export interface LocalProducerOptions {
+  readonly env: EnvDefinition;
+  /** What the rollouts decode with; its `release` hands out each episode's token record. */
+  readonly policy: RecordingAgent;
+  readonly collect: CollectSettings;
+  /** The groups' `producer`. Default `local`. */
+  readonly name?: string;
+}
+
+export class LocalProducer implements Producer {
+  readonly name: string;
+  /** The step's rollout system while one runs (a stop cancels it). */
+  rollout: RolloutSystem | undefined;
+  readonly #o: LocalProducerOptions;
+  #staged: StagedWeights | undefined;
+  #queue: Promise<unknown> = Promise.resolve();
+
+  constructor(options: LocalProducerOptions) {
+    this.#o = options;
+    this.name = options.name ?? 'local';
+  }
+
+  /** The version of the weights the policy samples with now. */
+  get version(): number {
+    return this.#o.policy.version;
+  }
+
+  /** The newest staged version, else the current one: what the next step will sample with. */
+  get nextVersion(): number {
+    return this.#staged?.version ?? this.version;
+  }
+
+  /** Weights the next `produce` applies before it starts; a later stage replaces an unapplied one. */
+  stage(weights: StagedWeights): void {
+    this.#staged = weights;
+  }
+
+  produce(work: StepWork, offer: (group: TrajectoryGroup) => void, signal: AbortSignal): Promise<void> {
+    const run = this.#queue.then(() => this.#produce(work, offer, signal));
+    this.#queue = run.catch(() => undefined);
+    return run;
+  }
+
+  async #produce(work: StepWork, offer: (group: TrajectoryGroup) => void, signal: AbortSignal): Promise<void> {
+    if (signal.aborted) return;
+    const staged = this.#staged;
+    this.#staged = undefined;
+    staged?.apply();
+    const stop = (): void => this.rollout?.stop(`producer ${this.name} stopped`);
+    signal.addEventListener('abort', stop);
+    try {
+      await collectGroups({
+        ...this.#o.collect, env: this.#o.env, policy: this.#o.policy, step: work.step, horizon: work.horizon,
+        groups: work.groups, producer: this.name, signal,
+        onSystem: (system) => { this.rollout = system; },
+      }, offer);
+    } finally {
+      signal.removeEventListener('abort', stop);
+    }
+  }
+}
