@@ -1,5 +1,6 @@
 /** Issue 37: the learner protocol's control frames — every op decodes, bad frames become typed errors naming the field. */
 import { describe, expect, it } from 'vitest';
+import type { LearnerFrame } from '../../../transport/learner-wire/learner-schemas.ts';
 import { decodeLearnerFrame, decodeWorkerFrame, encodeFrame, encodeLearnerError } from '../../../transport/learner-wire/learner-codec.ts';
 
 const text = (value: unknown) => Buffer.from(typeof value === 'string' ? value : JSON.stringify(value));
@@ -34,7 +35,7 @@ describe('learner frames (worker side)', () => {
       { op: 'version', version: 4 },
       { op: 'cancel', id: 'a1' },
       { op: 'drain', reason: 'learner stopping' },
-    ] as const) {
+    ] satisfies LearnerFrame[]) {
       expect(decodeLearnerFrame(text(encodeFrame(frame)))).toEqual({ ok: true, value: frame });
     }
     expect(decodeLearnerFrame(text(encodeLearnerError('BAD_GROUP', 'group: step: expected int', 'a1')))).toEqual({
