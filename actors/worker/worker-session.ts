@@ -154,10 +154,13 @@ export class WorkerSession implements LinkSession {
       this.apply(policy);
       this.stats.assignments++;
       await policy.producer.produce({ step: frame.step, horizon: frame.horizon, groups: frame.groups }, (group) => {
+        if (controller.signal.aborted) return;
         this.stats.groups++;
         send(encodeFrame({ op: 'group', id: frame.id, group: { ...group, producer: this.#name } }));
       }, controller.signal);
-      send(encodeFrame({ op: 'done', id: frame.id }));
+      // A producer may settle quietly once cancelled: the learner has forgotten the assignment.
+      if (controller.signal.aborted) this.stats.cancelled++;
+      else send(encodeFrame({ op: 'done', id: frame.id }));
     } catch (error) {
       if (controller.signal.aborted) this.stats.cancelled++;
       else {
