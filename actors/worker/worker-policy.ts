@@ -15,7 +15,7 @@ import { LocalProducer, type CollectSettings } from '../buffer/local-producer.ts
 import type { RunModel } from '../training/run-model.ts';
 import { transformerRunModel } from '../training/transformer-run-model.ts';
 import { configOfRun } from './run-spec.ts';
-import type { OpenWorkerPolicy, WorkerPolicy } from './worker-session.ts';
+import type { OpenWorkerPolicy } from './worker-session.ts';
 
 export interface WorkerPolicyOptions {
   /** The env the worker rolls out (in process, or on env servers: `resolveEnvDefinition`). */
@@ -35,7 +35,7 @@ export function openWorkerPolicy(options: WorkerPolicyOptions): OpenWorkerPolicy
     const config = configOfRun(welcome.run);
     if (config.env !== options.env.spec.id) throw new Error(`the learner's run is on "${config.env}", this worker's env is "${options.env.spec.id}"`);
     const backend = await selectBackend(options.backend ?? 'auto');
-    const model = config.hf !== undefined ? await hfModel(options, config, welcome, backend) : transformerModel(options.env, config, welcome);
+    const { model, free } = config.hf !== undefined ? await hfModel(options, config, welcome, backend) : transformerModel(options.env, config, welcome);
     const producer = new LocalProducer({
       env: options.env, policy: model.policy, name: welcome.worker,
       collect: {
@@ -43,15 +43,17 @@ export function openWorkerPolicy(options: WorkerPolicyOptions): OpenWorkerPolicy
         concurrency: options.concurrency ?? config.concurrency,
       },
     });
-    return workerPolicy(model, producer);
+    return { producer, load: (weights) => model.loadWeights(weights), dispose: free };
   };
 }
 
-function workerPolicy(model: RunModel, producer: LocalProducer): WorkerPolicy {
-  return { producer, load: (weights) => model.loadWeights(weights), dispose: () => model.dispose() };
+/** The run model, and what frees it with its tensors (a RunModel's `dispose` leaves the models to their opener). */
+interface OpenedModel {
+  readonly model: RunModel;
+  readonly free: () => void;
 }
 
-function transformerModel(env: EnvDefinition, config: TrainingConfig, welcome: WelcomeFrame): RunModel {
+function transformerModel(env: EnvDefinition, config: TrainingConfig, welcome: WelcomeFrame): OpenedModel {
   if (welcome.run.tokenizer === undefined) throw new Error("the learner's welcome has no tokenizer (run.tokenizer) for its transformer");
   let tokenizer: Tokenizer;
   try {
@@ -59,10 +61,12 @@ function transformerModel(env: EnvDefinition, config: TrainingConfig, welcome: W
   } catch (error) {
     throw new Error(`the learner's welcome has an unreadable tokenizer (run.tokenizer): ${(error as Error).message}`);
   }
-  return transformerRunModel(env, freshModels(tokenizer, config), config, undefined, undefined);
+  const models = freshModels(tokenizer, config);
+  const model = transformerRunModel(env, models, config, undefined, undefined);
+  return { model, free: () => { model.dispose(); models.dispose(); } };
 }
 
-async function hfModel(options: WorkerPolicyOptions, config: TrainingConfig, welcome: WelcomeFrame, backend: string): Promise<RunModel> {
+async function hfModel(options: WorkerPolicyOptions, config: TrainingConfig, welcome: WelcomeFrame, backend: string): Promise<OpenedModel> {
   const { openHfModels } = await import('../../learner/hf/hf-run-models.ts');
   const { hfRunModel } = await import('../training/hf/hf-run-model.ts');
   const hf = config.hf!;
@@ -71,5 +75,6 @@ async function hfModel(options: WorkerPolicyOptions, config: TrainingConfig, wel
   const models = await openHfModels({
     settings: { ...settings, model: options.hfModel ?? hf.model }, lr: config.lr, seed: config.seed, backend, critic: false,
   });
-  return hfRunModel(options.env, models, { ...config, hf: { ...settings, model: options.hfModel ?? hf.model } }, welcome.version);
+  const model = hfRunModel(options.env, models, { ...config, hf: { ...settings, model: options.hfModel ?? hf.model } }, welcome.version);
+  return { model, free: () => { model.dispose(); models.dispose(); } };
 }
