@@ -32,7 +32,8 @@ function givenConfig(command: Command, o: TrainCliOptions): TrainingOptionsConfi
   } as TrainingOptionsConfig;
 }
 
-export async function runTrain(options: TrainCliOptions, command: Command): Promise<void> {
+/** `extra`: training options a command built on `train` adds (`learner`: its producer). */
+export async function runTrain(options: TrainCliOptions, command: Command, extra: Readonly<Record<string, unknown>> = {}): Promise<void> {
   options.policy ??= await policyOfCheckpoint(options.resume ?? options.init);
   const token = options.token ?? process.env.ACTORGYM_TOKEN;
   const env = await resolveCommandEnv(options.env, options, token, options.envTimeout);
@@ -57,6 +58,7 @@ export async function runTrain(options: TrainCliOptions, command: Command): Prom
     ...(options.init !== undefined ? { init: options.init } : {}),
     envTimeoutMs: options.envTimeout,
     maxLostRetries: options.maxLostRetries,
+    ...extra,
   };
   const { summary, interrupted } = await runTraining(trainingOptions, options);
   if (options.json) printJson(summary);
