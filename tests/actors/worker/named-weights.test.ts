@@ -17,7 +17,7 @@ describe('named weights', () => {
     expect(out.tensors.map((t) => [t.name, t.shape, Array.from(t.data)])).toEqual([['a', [2, 2], [1, 2, 3, 4]], ['b', [1], [5]]]);
     out.tensors[0]!.data[0] = 9; // a copy: the variable is untouched
     expect(Array.from(await a.data())).toEqual([1, 2, 3, 4]);
-    assignNamedWeights(new Map([['a', a], ['b', b]]), out);
+    assignNamedWeights(new Map<string, tf.Variable>([['a', a], ['b', b]]), out);
     expect(Array.from(await a.data())).toEqual([9, 2, 3, 4]);
     tf.dispose([a, b]);
   });
@@ -25,7 +25,7 @@ describe('named weights', () => {
   it('names the tensor that is missing, foreign or misshapen, and assigns nothing then', async () => {
     const a = tf.variable(tf.tensor1d([1, 2]), true, 'nw-c');
     const b = tf.variable(tf.tensor1d([3]), true, 'nw-d');
-    const vars = new Map([['a', a], ['b', b]]);
+    const vars = new Map<string, tf.Variable>([['a', a], ['b', b]]);
     const ok = { name: 'a', shape: [2], data: new Float32Array([7, 7]) };
     expect(() => assignNamedWeights(vars, { version: 1, tensors: [ok] })).toThrow('weights of version 1: b is missing');
     expect(() => assignNamedWeights(vars, { version: 1, tensors: [ok, { name: 'b', shape: [1], data: new Float32Array(1) }, { name: 'z', shape: [1], data: new Float32Array(1) }] }))
