@@ -44,7 +44,8 @@ export async function runLearnerCommand(options: LearnerCliOptions, command: Com
   if (!token && !isLoopbackHost(options.host)) {
     process.stderr.write(`actorgym learner: warning: listening on ${options.host} without --worker-token; anyone who can reach this machine can join as a worker and feed the learner\n`);
   }
-  const producer = learnerProducer(options, (url) => process.stdout.write(`actorgym learner: listening for workers on ${url}\n`));
+  // On stderr: stdout stays the summary (`--json`). Scripts and tests wait for this line; keep its shape.
+  const producer = learnerProducer(options, (url) => process.stderr.write(`actorgym learner: listening for workers on ${url}\n`));
   const { runTrain } = await import('./train-action.ts');
   await runTrain(options, command, { producer });
 }
