@@ -39,7 +39,7 @@ describe('actorgym learner + worker', () => {
     expect(JSON.parse(trained.stdout)).toMatchObject({ status: 'done', steps: 2 });
     const metrics = readFileSync(path.join(out, 'metrics.jsonl'), 'utf8').trim().split('\n');
     expect(metrics).toHaveLength(2);
-    expect(readdirSync(path.join(out, 'trajectories')).sort()).toEqual(['step-1.jsonl', 'step-2.jsonl']);
+    expect(readdirSync(path.join(out, 'trajectories')).sort()).toEqual(['step-000001.jsonl', 'step-000002.jsonl']);
     worker.child.kill('SIGTERM');
     const stopped = await worker.done;
     expect(stopped.stderr).toMatch(/welcomed as w1, policy version 0/);
