@@ -21,6 +21,8 @@ import { rolloutStats, stepOfGroups } from './metrics.ts';
 import type { RunDir } from './run-dir.ts';
 import type { RunModel } from './run-model.ts';
 import type { TrainingOptions } from './training-options.ts';
+import type { Producer } from '../buffer/producer.ts';
+import type { TrainingProducer } from '../worker/training-producer.ts';
 
 export interface TrainingEffectsOptions {
   readonly env: EnvDefinition;
@@ -33,16 +35,19 @@ export interface TrainingEffectsOptions {
   /** Aborted when the run stops, so a step paused for its env servers stops waiting. */
   readonly halt: AbortSignal;
   readonly options: Pick<TrainingOptions, 'maxRetries' | 'maxLostRetries' | 'envTimeoutMs' | 'onCheckpointStage'>;
+  /** Issue 37: collect through this producer (the learner server's) instead of a local one, and tell it each publish. */
+  readonly remote?: TrainingProducer;
 }
 export class TrainingEffects implements LearnerEffects {
-  readonly producer: LocalProducer;
+  readonly producer: Producer;
+  readonly #local: LocalProducer | undefined;
   readonly #o: TrainingEffectsOptions;
   #pending: CollectedStep | undefined;
 
   constructor(options: TrainingEffectsOptions) {
     this.#o = options;
     const { env, config, options: o, events } = options;
-    this.producer = new LocalProducer({
+    this.#local = options.remote ? undefined : new LocalProducer({
       env, policy: options.model.policy,
       collect: {
         seed: config.seed, tasksPerStep: config.tasksPerStep, groupSize: config.groupSize, concurrency: config.concurrency,
@@ -52,11 +57,12 @@ export class TrainingEffects implements LearnerEffects {
         clock: options.clock, events: { next: (e) => events.next(e) },
       },
     });
+    this.producer = options.remote?.producer ?? this.#local!;
   }
 
   /** The step's rollout system while it runs. */
   get rollout(): RolloutSystem | undefined {
-    return this.producer.rollout;
+    return this.#local?.rollout;
   }
 
   async collect({ step }: { readonly step: number }): Promise<LearnerMetrics> {
@@ -81,6 +87,7 @@ export class TrainingEffects implements LearnerEffects {
 
   async publish({ version }: { readonly version: number }): Promise<void> {
     this.#o.model.publish(version);
+    await this.#o.remote?.publish(version);
   }
 
   checkpoint({ step, policyVersion }: { readonly step: number; readonly policyVersion: number }): Promise<string> {
