@@ -10,7 +10,7 @@ import { errorMessage } from '../../envs/error-message.ts';
 import { backoffDelay, type BackoffOptions } from '../../transport/remote/backoff.ts';
 import { encodeFrame } from '../../transport/learner-wire/learner-codec.ts';
 import { LEARNER_PROTOCOL, WORKER_MAX_PAYLOAD, WORKER_RECONNECT_BACKOFF } from '../../transport/learner-wire/limits.ts';
-import { CONNECT_TIMEOUT_MS } from '../../transport/wire/limits.ts';
+import { CLIENT_HEARTBEAT_MS, CONNECT_TIMEOUT_MS } from '../../transport/wire/limits.ts';
 import { openWebSocket, refusalStatus, whenOpen } from '../../transport/wire/ws-connect.ts';
 
 export interface LearnerLinkOptions {
@@ -24,6 +24,8 @@ export interface LearnerLinkOptions {
   readonly backoff?: BackoffOptions;
   readonly random?: () => number;
   readonly maxPayload?: number;
+  /** Ping interval (ms); a learner that has not answered the previous ping is dropped (a machine gone without a FIN). 0 disables. Default 30 000. */
+  readonly heartbeatMs?: number;
 }
 
 /** What the link calls as the connection comes and goes. */
@@ -109,7 +111,9 @@ export class LearnerLink {
     this.#connects++;
     return new Promise<void>((resolve, reject) => {
       ws.on('message', (data: RawData, isBinary: boolean) => session.frame(data, isBinary));
+      const heartbeat = this.heartbeat(ws);
       ws.once('close', () => {
+        clearInterval(heartbeat);
         session.disconnected();
         if (this.#fatal) reject(this.#fatal);
         else resolve();
@@ -120,6 +124,20 @@ export class LearnerLink {
       send(encodeFrame({ op: 'hello', protocol: LEARNER_PROTOCOL, worker: this.options.name, env: this.options.env }));
       session.connected(send);
     });
+  }
+
+  private heartbeat(ws: WebSocket): NodeJS.Timeout | undefined {
+    const every = this.options.heartbeatMs ?? CLIENT_HEARTBEAT_MS;
+    if (every <= 0) return undefined;
+    let answered = true;
+    ws.on('pong', () => (answered = true));
+    const timer = setInterval(() => {
+      if (!answered) return ws.terminate();
+      answered = false;
+      ws.ping();
+    }, every);
+    timer.unref();
+    return timer;
   }
 
   private sleep(ms: number): Promise<void> {

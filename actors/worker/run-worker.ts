@@ -25,6 +25,8 @@ export interface RunWorkerOptions {
   /** Stops the worker: the assignment under way is cancelled, the connection closed. */
   readonly signal?: AbortSignal;
   readonly backoff?: BackoffOptions;
+  /** Ping interval to the learner (ms); 0 disables. Default 30 000. */
+  readonly heartbeatMs?: number;
   readonly log?: WorkerLog;
   /** Called with the session's counters as they are (for progress lines and tests). */
   readonly onStats?: (stats: WorkerStats) => void;
@@ -35,6 +37,7 @@ export async function runWorker(options: RunWorkerOptions): Promise<WorkerStats>
   const link = new LearnerLink({
     url: options.learner, token: options.token, name: options.name, env: options.env,
     ...(options.backoff ? { backoff: options.backoff } : {}),
+    ...(options.heartbeatMs !== undefined ? { heartbeatMs: options.heartbeatMs } : {}),
   });
   const session = new WorkerSession(options.open, (reason) => link.drop(reason, true), options.log);
   options.onStats?.(session.stats);

@@ -46,6 +46,7 @@ export class RemoteProducer {
   readonly #workers = new Set<WorkerPeer>();
   readonly #jobs: StepJob[] = [];
   readonly #assignments = new Map<string, Assignment>();
+  /** Each worker's assignment under way (one at a time); a finished one whose `done` has not come yet no longer counts. */
   readonly #busy = new Map<WorkerPeer, Assignment>();
 
   constructor(
@@ -102,8 +103,9 @@ export class RemoteProducer {
   /** A worker left: its assignment's groups that had not arrived go to another worker. */
   leave(worker: WorkerPeer): void {
     this.#workers.delete(worker);
-    const assignment = this.#busy.get(worker);
-    if (assignment) this.release(assignment, `worker ${worker.name} left`);
+    for (const assignment of [...this.#assignments.values()]) {
+      if (assignment.worker === worker) this.release(assignment, `worker ${worker.name} left`);
+    }
     this.dispatch();
   }
 
@@ -117,6 +119,11 @@ export class RemoteProducer {
     }
     if (job.accept(group)) this.counters.groups++;
     else this.counters.duplicates++;
+    // Its last group is in: the worker is free for the next step now, not when its `done` comes.
+    if (this.#busy.get(worker) === assignment && assignment.groups.every((index) => job.has(index))) {
+      this.#busy.delete(worker);
+      this.dispatch();
+    }
     return undefined;
   }
 

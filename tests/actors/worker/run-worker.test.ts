@@ -4,6 +4,7 @@
  * assignments, pauses while the learner is away and reconnects with backoff, getting the current
  * version before it sends again; a refused token ends it with a clear error.
  */
+import { WebSocketServer } from 'ws';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { NamedWeights, StepWork } from '../../../actors/buffer/producer.ts';
 import { runWorker } from '../../../actors/worker/run-worker.ts';
@@ -114,5 +115,26 @@ describe('runWorker', () => {
     stops.push(stop);
     await expect(runWorker({ learner: server.url, token: 'right', name: 'w', env: 'textcraft', open: async () => new FakePolicy(), signal: stop.signal, backoff: FAST }))
       .rejects.toThrow(/the learner refused this worker: this learner trains on "babyai", not "textcraft"/);
+  });
+
+  it('drops a learner that stops answering pings (a machine gone without a FIN) and connects again', async () => {
+    const mute = new WebSocketServer({ port: 0, host: '127.0.0.1', autoPong: false });
+    await new Promise((resolve) => mute.once('listening', resolve));
+    let connections = 0;
+    mute.on('connection', () => connections++);
+    const stop = new AbortController();
+    stops.push(stop);
+    const { port } = mute.address() as { port: number };
+    let stats: WorkerStats | undefined;
+    const done = runWorker({
+      learner: `ws://127.0.0.1:${port}`, name: 'w', env: 'babyai', open: async () => new FakePolicy(), signal: stop.signal, backoff: FAST, heartbeatMs: 30,
+      onStats: (s) => (stats = s),
+    });
+    // Each connection is dropped for its missed pong, then opened again.
+    await until(() => connections >= 2 && stats!.connects >= 2, 3_000);
+    stop.abort();
+    await done;
+    for (const client of mute.clients) client.terminate();
+    await new Promise((resolve) => mute.close(resolve));
   });
 });

@@ -88,6 +88,33 @@ describe('the learner server', () => {
     expect(server!.stats()).toMatchObject({ reassigned: 1, workers: 1 });
   });
 
+  it('frees a worker for the next step once its last group is in, before its done arrives', async () => {
+    const { url, producer } = await start();
+    const a = await worker(url, 'a');
+    const b = await worker(url, 'b');
+    const signal = new AbortController().signal;
+    const first = producer.produce({ step: 1, horizon: 6, groups: [0, 1] }, () => {}, signal);
+    const [assignA, assignB] = [await a.peer.next(), await b.peer.next()];
+    a.peer.send({ op: 'group', id: assignA.id, group: group(1, 0) });
+    b.peer.send({ op: 'group', id: assignB.id, group: group(1, 1) });
+    await first;
+    const second = producer.produce({ step: 2, horizon: 6, groups: [0, 1] }, () => {}, signal);
+    const nextA = await a.peer.next();
+    const nextB = await b.peer.next();
+    expect(nextA).toMatchObject({ op: 'assign', step: 2, groups: [0] });
+    expect(nextB).toMatchObject({ op: 'assign', step: 2, groups: [1] });
+    // The late `done` of step 1 is still accepted: no error frame comes back for it.
+    a.peer.send({ op: 'done', id: assignA.id });
+    b.peer.send({ op: 'done', id: assignB.id });
+    a.peer.send({ op: 'group', id: nextA.id, group: group(2, 0) });
+    b.peer.send({ op: 'group', id: nextB.id, group: group(2, 1) });
+    await second;
+    a.peer.send({ op: 'done', id: nextA.id });
+    b.peer.send({ op: 'done', id: nextB.id });
+    await until(() => server!.stats().inFlight === 0);
+    expect(server!.stats().refused).toBe(0);
+  });
+
   it('keeps work until a worker connects, and cancels it on abort', async () => {
     const { url, producer } = await start();
     const offered: TrajectoryGroup[] = [];
