@@ -45,6 +45,19 @@ describe('actorgym learner + worker', () => {
     expect(stopped.stderr).toMatch(/welcomed as w1, policy version 0/);
     expect(stopped.stderr).toMatch(/sampling with version 1/);
     expect(stopped.stdout).toMatch(/stopped after 2 assignment\(s\), 4 group\(s\)/);
+
+    // The same run in one process trains on the same groups: the same losses and rates, step by step.
+    const local = path.join(dir, 'local');
+    const one = await runCli(['train', '--steps', '2', '--out', local, '--eval-episodes', '2', '--json', '--no-dashboard', ...TINY]);
+    expect(one.code, one.stderr).toBe(0);
+    const KEYS = ['step', 'horizon', 'successRate', 'meanReward', 'meanTurns', 'lossPolicy', 'lossKl', 'lossEntropy', 'loss', 'kl', 'entropy', 'clipFraction', 'gradNorm', 'policyVersion'];
+    const maths = (file: string) => readFileSync(file, 'utf8').trim().split('\n').map((line) => {
+      const metrics = JSON.parse(line) as Record<string, unknown>;
+      return KEYS.map((key) => [key, metrics[key]]);
+    });
+    const distributed = maths(path.join(out, 'metrics.jsonl'));
+    expect(distributed.flat().every(([, value]) => typeof value === 'number')).toBe(true);
+    expect(distributed).toEqual(maths(path.join(local, 'metrics.jsonl')));
   }, 120_000);
 
   it.skipIf(hooked)('a learner refuses to run while the training system takes no producer', async () => {
