@@ -141,15 +141,19 @@ export class WorkerSession implements LinkSession {
 
   private async run(frame: AssignFrame, epoch: number, controller: AbortController): Promise<void> {
     if (epoch !== this.#epoch || controller.signal.aborted) return void this.#running.delete(frame.id);
-    let policy: WorkerPolicy;
-    try {
-      policy = await this.#policy!;
-    } catch (error) {
-      return this.fatal(`could not open the policy of the learner's run: ${errorMessage(error)}`);
-    }
     const send = (text: string) => {
       if (epoch === this.#epoch) this.#send?.(text);
     };
+    if (this.#policy === undefined) {
+      this.#running.delete(frame.id);
+      return send(encodeFrame({ op: 'failed', id: frame.id, reason: 'assignment before welcome' }));
+    }
+    let policy: WorkerPolicy;
+    try {
+      policy = await this.#policy;
+    } catch (error) {
+      return this.fatal(`could not open the policy of the learner's run: ${errorMessage(error)}`);
+    }
     try {
       this.apply(policy);
       this.stats.assignments++;

@@ -10,7 +10,7 @@
  * weights frame, and applies them before its next assignment.
  */
 import type { RunSpec } from '../../transport/learner-wire/learner-schemas.ts';
-import { LEARNER_HELLO_TIMEOUT_MS, LEARNER_SERVER_MAX_PAYLOAD } from '../../transport/learner-wire/limits.ts';
+import { LEARNER_HELLO_TIMEOUT_MS, LEARNER_MAX_BUFFERED_BYTES, LEARNER_SERVER_MAX_PAYLOAD } from '../../transport/learner-wire/limits.ts';
 import { encodeWeightsFrame, type WeightsPayload } from '../../transport/learner-wire/weights-frame.ts';
 import { SERVER_DRAIN_TIMEOUT_MS, SERVER_HEARTBEAT_MS } from '../../transport/wire/limits.ts';
 import type { OpsLog } from '../listener/ops-log.ts';
@@ -36,6 +36,8 @@ export interface LearnerServerOptions {
   readonly maxPayload?: number;
   /** A connection that has not said hello by then is closed (1008). Default 10 000 ms. */
   readonly helloTimeoutMs?: number;
+  /** Bytes queued for one worker (unread weights frames) before it is closed with 1008. Default 1 GiB. */
+  readonly maxBufferedBytes?: number;
   /** Times a group may be handed out before its step fails. Default 5. */
   readonly maxGroupAttempts?: number;
   readonly allowOrigins?: readonly string[];
@@ -86,6 +88,7 @@ export async function startLearnerServer(options: LearnerServerOptions): Promise
   const connections = new Set<WorkerConnection>();
   const context: LearnerContext = {
     run: options.run, producer, current: () => current, helloTimeoutMs: options.helloTimeoutMs ?? LEARNER_HELLO_TIMEOUT_MS,
+    maxBufferedBytes: options.maxBufferedBytes ?? LEARNER_MAX_BUFFERED_BYTES,
     names: new Set(), log, counters: { frames: 0, refused: 0 },
   };
   const listener = await listenWebSocket({

@@ -78,14 +78,14 @@ export class RemoteProducer {
   produce(work: RemoteStepWork, offer: (group: TrajectoryGroup) => void, signal: AbortSignal): Promise<void> {
     if (signal.aborted) return Promise.reject(abortError(work.step));
     return new Promise<void>((resolve, reject) => {
-      const onAbort = () => this.abandon(job, abortError(work.step));
+      const onAbort = () => job.fail(abortError(work.step));
       const job = new StepJob(work, offer, this.maxAttempts, () => {
         signal.removeEventListener('abort', onAbort);
         this.forget(job);
         resolve();
       }, (error) => {
         signal.removeEventListener('abort', onAbort);
-        this.abandon(job, error);
+        this.abandon(job);
         reject(error);
       });
       if (job.settled) return;
@@ -174,13 +174,12 @@ export class RemoteProducer {
     assignment.job.requeue(missing, why);
   }
 
-  /** Drops a settled job and cancels what its workers still hold of it. */
-  private abandon(job: StepJob, error: Error): void {
-    job.fail(error);
+  /** Drops a failed job and cancels what its workers still hold of it. */
+  private abandon(job: StepJob): void {
     for (const assignment of [...this.#assignments.values()]) {
       if (assignment.job !== job) continue;
       this.#assignments.delete(assignment.id);
-      this.#busy.delete(assignment.worker);
+      if (this.#busy.get(assignment.worker) === assignment) this.#busy.delete(assignment.worker);
       assignment.worker.cancel(assignment.id);
     }
     this.forget(job);

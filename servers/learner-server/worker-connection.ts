@@ -10,7 +10,7 @@ import { TrajectoryGroupSchema, type TrajectoryGroup } from '../../learner/traje
 import { decodeWorkerFrame, encodeFrame, encodeLearnerError } from '../../transport/learner-wire/learner-codec.ts';
 import type { LearnerErrorCode, RunSpec, WorkerFrame } from '../../transport/learner-wire/learner-schemas.ts';
 import { LEARNER_PROTOCOL } from '../../transport/learner-wire/limits.ts';
-import { CloseCode } from '../../transport/wire/limits.ts';
+import { CloseCode, SERVER_CLOSE_GRACE_MS } from '../../transport/wire/limits.ts';
 import type { OpsLog } from '../listener/ops-log.ts';
 import type { RemoteProducer, WorkerPeer } from './remote-producer.ts';
 
@@ -21,6 +21,8 @@ export interface LearnerContext {
   /** The current version and its encoded weights frame. */
   readonly current: () => { readonly version: number; readonly frame: Buffer };
   readonly helloTimeoutMs: number;
+  /** Bytes queued for one worker before it is closed (1008). */
+  readonly maxBufferedBytes: number;
   readonly names: Set<string>;
   readonly log: OpsLog;
   readonly counters: { frames: number; refused: number };
@@ -59,7 +61,12 @@ export class WorkerConnection implements WorkerPeer {
 
   /** A new version: its `version` frame, then its weights frame. */
   sendVersion(version: number, frame: Buffer): void {
-    if (!this.welcomed) return;
+    if (!this.welcomed || this.ws.readyState !== WebSocket.OPEN) return;
+    // A worker that does not read would hold every version in this process's memory.
+    if (this.ws.bufferedAmount + frame.length > this.context.maxBufferedBytes) {
+      this.context.log('worker.slow', { worker: this.name, buffered: this.ws.bufferedAmount, version });
+      return this.closeForPolicy(`${this.ws.bufferedAmount} bytes queued for this worker; it does not read (reconnect for the current version)`);
+    }
     this.send(encodeFrame({ op: 'version', version }));
     this.send(frame, true);
   }
@@ -125,8 +132,11 @@ export class WorkerConnection implements WorkerPeer {
     this.ws.send(data, { binary });
   }
 
+  /** Closes with 1008; a peer that does not answer the closing handshake (it does not read) is cut after the grace period. */
   private closeForPolicy(reason: string): void {
     this.ws.close(CloseCode.POLICY, reason.slice(0, 120));
+    const force = setTimeout(() => this.ws.terminate(), SERVER_CLOSE_GRACE_MS);
+    this.ws.once('close', () => clearTimeout(force));
   }
 
   private closed(): void {

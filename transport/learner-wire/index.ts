@@ -19,6 +19,7 @@ export {
 export { decodeWeightsFrame, encodeWeightsFrame, WeightsFrameError, type WeightsFrameErrorCode, type WeightsPayload } from './weights-frame.ts';
 export {
   LEARNER_HELLO_TIMEOUT_MS,
+  LEARNER_MAX_BUFFERED_BYTES,
   LEARNER_MAX_GROUP_ATTEMPTS,
   LEARNER_PROTOCOL,
   LEARNER_SERVER_MAX_PAYLOAD,

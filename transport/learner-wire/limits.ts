@@ -10,6 +10,11 @@ export const LEARNER_PROTOCOL = 1;
 export const LEARNER_SERVER_MAX_PAYLOAD = 64 * 1024 * 1024;
 /** Worker: largest inbound frame (bytes): a weights frame of a model of up to ~250M float32 parameters. */
 export const WORKER_MAX_PAYLOAD = 1024 * 1024 * 1024;
+/**
+ * Learner server: bytes queued for one worker (weights frames it has not read) before it is closed
+ * with 1008; it reconnects and gets the current version only. Default 1 GiB.
+ */
+export const LEARNER_MAX_BUFFERED_BYTES = 1024 * 1024 * 1024;
 /** Learner server: a connection that has not sent a valid `hello` this many ms after opening is closed (1008). */
 export const LEARNER_HELLO_TIMEOUT_MS = 10_000;
 /** Learner: times one group may be handed out again after its worker failed or left before the step is rejected. */

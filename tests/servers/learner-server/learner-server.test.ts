@@ -10,6 +10,7 @@ import type { TrajectoryGroup } from '../../../learner/trajectory-group.ts';
 import type { Producer } from '../../../actors/buffer/producer.ts';
 import { getJson, refusal } from '../../transport/http-probe.ts';
 import { RawPeer, until } from '../../transport/raw-peer.ts';
+import type { OpsLog } from '../../../servers/listener/ops-log.ts';
 import { group, helloWorker, RUN, weightsAt } from './fixtures.ts';
 
 let server: LearnerServerHandle | undefined;
@@ -20,7 +21,7 @@ afterEach(async () => {
   server = undefined;
 });
 
-async function start(options: { token?: string; helloTimeoutMs?: number } = {}): Promise<LearnerServerHandle> {
+async function start(options: { token?: string; helloTimeoutMs?: number; maxBufferedBytes?: number; log?: OpsLog } = {}): Promise<LearnerServerHandle> {
   server = await startLearnerServer({ port: 0, run: RUN, weights: weightsAt(3), heartbeatMs: 0, ...options });
   return server;
 }
@@ -182,6 +183,22 @@ describe('the learner server', () => {
     const late = await worker(url, 'late');
     expect(late.welcome.version).toBe(4);
     expect(decodeWeightsFrame(late.weights).version).toBe(4);
+  });
+
+  it('closes a worker that does not read its weights frames once too many bytes wait for it', async () => {
+    const events: string[] = [];
+    const { url } = await start({ maxBufferedBytes: 4 * 1024 * 1024, log: (event) => events.push(event) });
+    const slow = await worker(url, 'slow');
+    (slow.peer.ws as unknown as { _socket: { pause(): void } })._socket.pause();
+    const big = { version: 0, tensors: [{ name: 'w', shape: [256 * 1024], data: new Float32Array(256 * 1024) }] }; // 1 MiB a frame
+    for (let v = 1; v <= 64 && !events.includes('worker.slow'); v++) {
+      server!.publish({ ...big, version: v });
+      await new Promise((resolve) => setTimeout(resolve, 2));
+    }
+    // Closed with 1008; it does not read the close frame either, so it is cut after the grace period.
+    await until(() => server!.stats().workers === 0);
+    expect(events.filter((e) => e === 'worker.slow')).toHaveLength(1);
+    expect(server!.stats().version).toBeLessThan(64);
   });
 
   it('refuses a worker without the token (401) and admits one with it', async () => {
