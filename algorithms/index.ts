@@ -83,6 +83,8 @@ export { gaeAdvantages, gaeDefaults, gaeFromTokenRewards } from './gae.ts';
 export type { GaeArgs } from './gae.ts';
 export { policyLoss, policyLossDefaults } from './policy-loss.ts';
 export type { PolicyLossArgs, PolicyLossTerms } from './policy-loss.ts';
+export { behaviourWeights } from './behaviour-weights.ts';
+export type { BehaviourWeights } from './behaviour-weights.ts';
 export { klLoss, klPerToken } from './kl.ts';
 export type { KlEstimator, KlTerms } from './kl.ts';
 export { entropyFromLogits, entropyLoss } from './entropy.ts';

@@ -15,6 +15,11 @@
  *
  * For REINFORCE++ with the KL folded into the reward (`klRewardCoef`), set `klCoef: 0` here.
  *
+ * Asynchronous training (decoupled PPO, behaviour-weights.ts): `oldLogProbs` are the proximal
+ * policy's and `importanceWeights` the truncated π_prox/π_behav per token:
+ *   lossPolicy = token-mean of w_t · max(−A_t·r_t, −A_t·clip(r_t, 1 − ε, 1 + ε)),  r_t = π_θ/π_prox
+ * `clipFraction` and `approxKl` are then measured against π_prox.
+ *
  * Inside `tf.variableGrads(f)` only the returned scalar survives f: read the stats with
  * {@link readScalars} inside f, or `tf.keep` them.
  */
@@ -54,8 +59,18 @@ export const objectiveDefaults: ObjectiveArgs = {
 export type ObjectiveInputs = {
   /** log-probs of the sampled tokens under the policy being trained */
   logProbs: tf.Tensor;
-  /** log-probs of the same tokens under the sampling policy */
+  /**
+   * log-probs of the same tokens under the "old" policy of the clipped ratio: the sampling policy
+   * (synchronous), or the proximal policy, the learner's weights at the start of the step
+   * (asynchronous, with `importanceWeights`)
+   */
   oldLogProbs: tf.Tensor;
+  /**
+   * Asynchronous training's behaviour correction (behaviour-weights.ts): w = min(π_prox/π_behav,
+   * cap) per token, multiplying the policy term only (the KL and entropy terms are about π_θ
+   * alone). Absent: synchronous, w = 1, computed exactly as without it.
+   */
+  importanceWeights?: tf.Tensor;
   advantages: tf.Tensor;
   mask: tf.Tensor;
   /** reference-policy log-probs; needed when klCoef ≠ 0 */
@@ -90,13 +105,13 @@ export const LOSS_TERMS = ['lossPolicy', 'lossKl', 'lossEntropy', 'lossValue'] a
 
 export function objective(inputs: ObjectiveInputs, args: Partial<ObjectiveArgs> = {}): ObjectiveTerms {
   const a = { ...objectiveDefaults, ...args };
-  const { logProbs, oldLogProbs, advantages, mask, refLogProbs, logits, values, oldValues, returns } = inputs;
+  const { logProbs, oldLogProbs, advantages, mask, refLogProbs, logits, values, oldValues, returns, importanceWeights } = inputs;
   if (a.klCoef !== 0 && !refLogProbs) throw missing('klCoef ≠ 0 needs refLogProbs');
   if (a.entropyCoef !== 0 && !logits) throw missing('entropyCoef ≠ 0 needs logits');
   if (values && (!oldValues || !returns)) throw missing('a value loss needs values, oldValues and returns');
 
   return tf.tidy(() => {
-    const policy = policyLoss(logProbs, oldLogProbs, advantages, mask, a);
+    const policy = policyLoss(logProbs, oldLogProbs, advantages, mask, a, importanceWeights);
     const kl = refLogProbs ? klLoss(logProbs, refLogProbs, mask, a.klEstimator).kl : undefined;
     const entropy = logits ? entropyLoss(logits, mask).entropy : undefined;
     const critic = values && oldValues && returns ? valueLoss(values, oldValues, returns, mask, a) : undefined;

@@ -11,6 +11,11 @@
  * Optional dual-clip (Ye et al. 2020) bounds the loss of negative-advantage tokens by −A·c; it is
  * off by default, as in AgentGym-RL (current verl turns it on with c = 3).
  *
+ * Asynchronous training (behaviour-weights.ts): `oldLogProbs` are then the proximal policy's (the
+ * learner's weights at the start of the step) and `importanceWeights` w_t = min(π_prox/π_behav, cap)
+ * multiply each token's term after clipping: loss_t = w_t · max(…). They are data, not a function
+ * of the weights, so no gradient flows into them; without them the loss is computed exactly as before (no multiply by ones).
+ *
  * All tensors are [B, T]; the result scalars are the only tensors left alive.
  */
 import * as tf from '@tensorflow/tfjs-core';
@@ -54,6 +59,8 @@ export function policyLoss(
   advantages: tf.Tensor,
   mask: tf.Tensor,
   args: Partial<PolicyLossArgs> = {},
+  /** [B, T] truncated behaviour importance weights (asynchronous training); absent = 1 */
+  importanceWeights?: tf.Tensor,
 ): PolicyLossTerms {
   const { clipRatio, clipRatioLow = clipRatio, clipRatioHigh = clipRatio, clipRatioC } = {
     ...policyLossDefaults,
@@ -77,6 +84,9 @@ export function policyLoss(
       const bounded = tf.minimum(perToken, tf.mul(negAdv, clipRatioC));
       perToken = tf.where(tf.less(advantages, 0), bounded, perToken);
     }
+
+    // --- behaviour correction (decoupled PPO): a constant weight per token -----------------------
+    if (importanceWeights !== undefined) perToken = tf.mul(perToken, importanceWeights);
 
     return {
       lossPolicy: maskedMean(perToken, mask),

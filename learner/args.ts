@@ -45,6 +45,12 @@ export interface LearnerArgs {
    * constrained distribution. Not a run setting: SFT sets it on its own copy of the args.
    */
   readonly objective?: 'policy-gradient' | 'cross-entropy';
+  /**
+   * Asynchronous training (TrainingConfig.async; absent = synchronous): the objective corrects for
+   * rows sampled by older weights with decoupled PPO, each token weighted by
+   * min(π_prox/π_behav, importanceCap) (algorithms/behaviour-weights.ts, train-step.ts).
+   */
+  readonly async?: { readonly importanceCap: number };
 }
 
 export const learnerDefaults: Omit<LearnerArgs, 'algo'> = {

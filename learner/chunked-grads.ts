@@ -62,6 +62,7 @@ export function pickFields(f: MinibatchFields, idx: readonly number[]): Minibatc
     ...(f.refLogProbs ? { refLogProbs: pick(f.refLogProbs) } : {}),
     ...(f.oldValues ? { oldValues: pick(f.oldValues) } : {}),
     ...(f.returns ? { returns: pick(f.returns) } : {}),
+    ...(f.importanceWeights ? { importanceWeights: pick(f.importanceWeights) } : {}),
   };
 }
 

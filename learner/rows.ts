@@ -29,6 +29,12 @@ export interface TrainingRow {
   readonly mask: readonly number[];
   /** Sampling log-probs (token in, token out; full vocabulary, sampling.ts), 0 off-mask. */
   readonly oldLogProbs: readonly number[];
+  /**
+   * Log-probs under the distribution each token was drawn from (the allowed tokens only,
+   * sampling.ts `sampledLogProb`), when the policy recorded them: asynchronous training's π_behav
+   * with constrainedLoss (behaviour-correction.ts).
+   */
+  readonly sampledLogProbs?: readonly number[];
   /** Tokens constrained decoding allowed at each agent position (allowed-tokens.ts); none for free-form policies. */
   readonly allowed?: AllowedTokens;
   /** Index of the episode in `RowSet.episodes`. */
@@ -70,7 +76,12 @@ export function selectRows(
   kept.forEach((e, episode) => {
     const windows = windowsOf(e);
     const sets = allowed?.forEpisode(windows, e.record?.availableActions ?? []);
-    windows.forEach((w, i) => rows.push({ tokens: w.tokens, mask: w.mask, oldLogProbs: w.logProbs, ...(sets ? { allowed: sets[i]! } : {}), episode }));
+    windows.forEach((w, i) => rows.push({
+      tokens: w.tokens, mask: w.mask, oldLogProbs: w.logProbs,
+      ...(w.sampledLogProbs ? { sampledLogProbs: w.sampledLogProbs } : {}),
+      ...(sets ? { allowed: sets[i]! } : {}),
+      episode,
+    }));
   });
   return { rows, episodes: kept, groupsWithSignal, groups: byGroup.size };
 }

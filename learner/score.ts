@@ -1,7 +1,8 @@
 /**
  * Scoring without gradients, once per learner step and before any update: the learner's own
  * log-probs of the sampled tokens (the "old" policy of the PPO ratio: on-policy, the learner's
- * weights are the ones the rollouts sampled with) and its critic's values, and the frozen
+ * weights are the ones the rollouts sampled with; asynchronous, the proximal policy of
+ * behaviour-correction.ts) and its critic's values, and the frozen
  * reference policy's log-probs (for the k3 KL). Constrained scoring (allowed tokens only) unless
  * turned off. Rows go through in chunks so the [B, T, V] logits stay small, grouped by length so
  * each chunk pads little.

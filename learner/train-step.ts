@@ -3,6 +3,8 @@
  *
  *   1. rows: every window of every trained episode (rows.ts);
  *   2. scoring without gradients: reference log-probs (KL) and, for PPO, the critic's values;
+ *      With `args.async`, rows sampled by older weights train on decoupled PPO against the
+ *      learner's own scores, with truncated behaviour weights (behaviour-correction.ts);
  *   3. advantages over whole episodes (rows.ts), computed once, before any update;
  *   4. `epochs` passes, each over the rows shuffled (seeded by run seed, step and epoch) and cut
  *      into minibatches of `minibatch` rows; one clipped Adam step per minibatch (update.ts).
@@ -18,7 +20,8 @@ import { AllowedTokensBuilder } from './allowed-tokens.ts';
 import type { LearnerArgs } from './args.ts';
 import type { CollectedEpisode } from './collected-step.ts';
 import type { LearnerOptimizer } from './optimizer.ts';
-import { rowAdvantages, selectRows } from './rows.ts';
+import { behaviourCorrection } from './behaviour-correction.ts';
+import { rowAdvantages, selectRows, type RowSet } from './rows.ts';
 import { scoreRows } from './score.ts';
 import type { DataParallelGrads } from './data-parallel.ts';
 import { applyGrads, type MinibatchFields } from './update.ts';
@@ -49,6 +52,13 @@ export interface TrainStepInput {
   readonly encode?: (text: string) => number[];
   /** Half of the scoring and of every minibatch's gradients computed on a second core (data-parallel.ts). */
   readonly parallel?: DataParallelGrads;
+  /**
+   * Asynchronous training (`args.async`): per episode, aligned with `episodes`, how many versions
+   * the learner's weights are past the ones that sampled it (trajectory-group.ts `staleness`).
+   * Rows of staleness 0 train as in synchronous training; the others get the behaviour
+   * correction (behaviour-correction.ts). Absent: every row is corrected (staleness unknown).
+   */
+  readonly staleness?: readonly number[];
 }
 
 const MEAN_KEYS = ['loss', 'lossPolicy', 'lossKl', 'lossEntropy', 'lossValue', 'kl', 'entropy', 'clipFraction', 'approxKl', 'gradNorm'] as const;
@@ -88,10 +98,17 @@ export async function trainStep(input: TrainStepInput): Promise<Record<string, n
   const scoring = { temperature: args.temperature, constrained: args.constrainedLoss };
   const score = (m: ScoringModel) => (input.parallel && isTransformer(m) ? input.parallel.scoreRows(m, set.rows, scoring) : scoreRows(m, set.rows, scoring));
   const ref = args.klCoef !== 0 ? await score(reference) : undefined;
-  // The learner's own scores: the old log-probs of the constrained ratio, and PPO's old values.
-  const own = args.constrainedLoss || algo === 'ppo' ? await score(model) : undefined;
+  const stale = args.async ? staleRows(set, input) : undefined;
+  // The learner's own scores: the old log-probs of the constrained ratio, PPO's old values, and
+  // asynchronous training's proximal policy (the one extra scoring pass it costs when neither of
+  // the others asks for them, and only when some row is stale).
+  const own = args.constrainedLoss || algo === 'ppo' || stale?.includes(true) ? await score(model) : undefined;
   const critic = algo === 'ppo' ? own : undefined;
-  const oldLogProbs = args.constrainedLoss && own ? own.logProbs : set.rows.map((r) => r.oldLogProbs);
+  const synchronousOld = args.constrainedLoss && own ? own.logProbs : set.rows.map((r) => r.oldLogProbs);
+  const correction = args.async && stale
+    ? behaviourCorrection({ rows: set.rows, stale, synchronousOld, prox: own?.logProbs, constrained: args.constrainedLoss, importanceCap: args.async.importanceCap })
+    : undefined;
+  const oldLogProbs = correction ? correction.oldLogProbs : synchronousOld;
   const { advantages, returns } = rowAdvantages(set, algo, {
     ...(critic ? { values: critic.values } : {}),
     ...(ref ? { refLogProbs: ref.logProbs } : {}),
@@ -113,6 +130,7 @@ export async function trainStep(input: TrainStepInput): Promise<Record<string, n
         advantages: idx.map((i) => advantages[i]!),
         ...(ref ? { refLogProbs: idx.map((i) => ref.logProbs[i]!) } : {}),
         ...(critic ? { oldValues: idx.map((i) => critic.values[i]!), returns: idx.map((i) => returns[i]!) } : {}),
+        ...(correction ? { importanceWeights: idx.map((i) => correction.importanceWeights[i]!) } : {}),
       };
       const m = input.parallel && isTransformer(model)
         ? await input.parallel.update(model, optimizer, rows, fields, args)
@@ -125,7 +143,18 @@ export async function trainStep(input: TrainStepInput): Promise<Record<string, n
   }
   const seconds = (performance.now() - started) / 1000;
   const means = Object.fromEntries(MEAN_KEYS.map((k) => [k, (sums[k] ?? 0) / updates]));
-  return { ...means, ...base, updates, skippedUpdates: skipped, trainedTokens, tokensPerSec: trainedTokens / seconds };
+  return { ...means, ...base, updates, skippedUpdates: skipped, trainedTokens, tokensPerSec: trainedTokens / seconds, ...correction?.metrics };
+}
+
+/** Per row: whether older weights sampled it (unknown staleness counts as stale). */
+function staleRows(set: RowSet, input: TrainStepInput): boolean[] {
+  const { staleness } = input;
+  if (staleness === undefined) return set.rows.map(() => true);
+  if (staleness.length !== input.episodes.length) {
+    throw new Error(`staleness has ${staleness.length} entries, expected one per episode (${input.episodes.length})`);
+  }
+  const of = new Map(input.episodes.map((e, i) => [e, staleness[i]!]));
+  return set.rows.map((r) => (of.get(set.episodes[r.episode]!) ?? 1) !== 0);
 }
 
 /** One Adam step on a minibatch whose gradients come from length chunks (chunked-grads.ts). */

@@ -13,16 +13,19 @@ import { learnerDefaults } from './args.ts';
 import { errorMessage } from '../envs/error-message.ts';
 import { CheckpointError } from './checkpoint/format.ts';
 import { resolveHfSettings, type HfRunOptions } from './hf-settings.ts';
+import { resolveAsync, type AsyncSettings } from './async-settings.ts';
 import { parseSavedConfig, type TrainingConfig } from './training-config-schema.ts';
 
 // The config's one schema, with the type inferred from it and the reader of a saved one (config-schema.ts).
 export { parseSaved, parseSavedConfig, TrainingConfigSchema, type ModelOverrides, type TrainingConfig } from './training-config-schema.ts';
 
-export type TrainingOptionsConfig = Partial<Omit<TrainingConfig, 'env' | 'algo' | 'schedule' | 'hf'>> & {
+export type TrainingOptionsConfig = Partial<Omit<TrainingConfig, 'env' | 'algo' | 'schedule' | 'hf' | 'async'>> & {
   readonly algo?: string;
   readonly schedule?: string | Schedule;
   /** Train a Hugging Face causal LM (learner/hf-settings.ts); its unset fields take `hfDefaults`. */
   readonly hf?: HfRunOptions;
+  /** Asynchronous training (learner/async-settings.ts); unset fields take `asyncDefaults`. Absent: synchronous. */
+  readonly async?: Partial<AsyncSettings>;
 };
 
 /** Fields a resumed run may change. */
@@ -143,6 +146,7 @@ export function resolveConfig(env: string, options: TrainingOptionsConfig & { re
     evalTemperature: nonNegative('evalTemperature', options.evalTemperature ?? trainingDefaults.evalTemperature),
     evalHorizon: options.evalHorizon ?? trainingDefaults.evalHorizon,
     ...(options.hf ? { hf: resolveHfSettings(options.hf) } : {}),
+    ...(options.async ? { async: resolveAsync(options.async) } : {}),
   };
   if (options.hf && options.constrainedLoss === true) throw new Error('constrainedLoss needs our transformer: a Hugging Face model is scored over its whole vocabulary');
   if (config.historyActionsOnly && config.historyTurns === 'all') {
@@ -180,7 +184,9 @@ export function resumeConfig(saved: TrainingConfig, env: string, options: Traini
       continue;
     }
     // Schedules compare in canonical form: `adaptive:min=6,max=20` is the checkpoint's `adaptive:min=6,max=20,step=7,…`.
-    const normalised = key === 'schedule' ? canonicalSchedule(value as string | Schedule) : value;
+    // Async settings compare with their defaults filled in: `--async` is the checkpoint's {maxStaleness: 1, importanceCap: 2}.
+    const normalised = key === 'schedule' ? canonicalSchedule(value as string | Schedule)
+      : key === 'async' ? resolveAsync(value as Partial<AsyncSettings>) : value;
     if (JSON.stringify(normalised) !== JSON.stringify(saved[key])) {
       conflicts.push(`${key} ${JSON.stringify(normalised)} (checkpoint: ${JSON.stringify(saved[key])})`);
     }

@@ -17,6 +17,8 @@ const TokenTrajectorySchema = z.object({
   tokens: z.array(z.int().min(0)),
   mask: z.array(z.union([z.literal(0), z.literal(1)])),
   logProbs: z.array(z.number()),
+  /** The drawn-from (constrained) distribution's log-probs, when the policy records them (policy/policy.ts). */
+  sampledLogProbs: z.array(z.number()).exactOptional(),
 });
 
 /** What the policy recorded of one episode: its token windows and each turn's offered actions. */

@@ -23,6 +23,12 @@ export interface MinibatchFields {
   readonly refLogProbs?: readonly ArrayLike<number>[];
   readonly oldValues?: readonly ArrayLike<number>[];
   readonly returns?: readonly ArrayLike<number>[];
+  /**
+   * Asynchronous training: each token's truncated behaviour weight min(π_prox/π_behav, cap)
+   * (algorithms/behaviour-weights.ts), with `oldLogProbs` then the proximal policy's. Absent in
+   * synchronous training, where the loss is computed exactly as before.
+   */
+  readonly importanceWeights?: readonly ArrayLike<number>[];
 }
 
 /** One minibatch's gradients (keyed by variable name, the caller disposes them) and metrics. */
@@ -45,6 +51,7 @@ export function minibatchGrads(model: ScoringModel, variables: tf.Variable[], pa
     ...(critic && fields.oldValues && fields.returns
       ? { oldValues: padded.field(fields.oldValues), returns: padded.field(fields.returns) }
       : {}),
+    ...(fields.importanceWeights ? { importanceWeights: padded.field(fields.importanceWeights) } : {}),
   }));
   const { value, grads } = tf.variableGrads(() => {
     const s = scoreBatch(model, padded, { temperature: args.temperature, constrained: args.constrainedLoss });
@@ -62,6 +69,7 @@ export function minibatchGrads(model: ScoringModel, variables: tf.Variable[], pa
         mask: inputs.mask,
         ...(inputs.refLogProbs ? { refLogProbs: inputs.refLogProbs } : {}),
         ...(inputs.oldValues && inputs.returns ? { values: s.values, oldValues: inputs.oldValues, returns: inputs.returns } : {}),
+        ...(inputs.importanceWeights ? { importanceWeights: inputs.importanceWeights } : {}),
       },
       { clipRatio: args.clipRatio, klCoef: inputs.refLogProbs ? args.klCoef : 0, entropyCoef: 0, valueCoef: args.valueCoef },
     );

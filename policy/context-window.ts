@@ -55,6 +55,8 @@ interface WindowRecord {
   tokens: number[];
   mask: number[];
   logProbs: number[];
+  /** The drawn-from distribution's log-probs (sampling.ts), kept beside `logProbs`. */
+  sampledLogProbs: number[];
 }
 
 const agentTokens = (r: WindowRecord): number => r.mask.reduce((a, b) => a + b, 0);
@@ -70,8 +72,10 @@ export class EpisodeContext {
   #turnStarts: number[] = [];
   /** Index (in the current window) of each turn block's `<act>`. */
   #actStarts: number[] = [];
-  #current: WindowRecord = { tokens: [], mask: [], logProbs: [] };
+  #current: WindowRecord = { tokens: [], mask: [], logProbs: [], sampledLogProbs: [] };
   readonly #closed: WindowRecord[] = [];
+  /** Whether the policy gave `sampledLogProbs`: only then do the windows carry them. */
+  #recordsSampled = false;
 
   constructor(options: WindowOptions) {
     this.#maxContext = options.maxContext;
@@ -134,12 +138,18 @@ export class EpisodeContext {
     return { windowReset: true };
   }
 
-  /** Records the sampled action tokens (ending in `</act>`) and their log-probs. */
-  appendAction(ids: readonly number[], logProbs: readonly number[]): void {
+  /**
+   * Records the sampled action tokens (ending in `</act>`) and their log-probs: over the full
+   * vocabulary, and (when the policy constrains its decoding) under the distribution each was drawn from.
+   */
+  appendAction(ids: readonly number[], logProbs: readonly number[], sampledLogProbs?: readonly number[]): void {
     if (ids.length !== logProbs.length) throw new Error('appendAction: one log-prob per token');
+    if (sampledLogProbs !== undefined && sampledLogProbs.length !== ids.length) throw new Error('appendAction: one sampled log-prob per token');
     this.#current.tokens.push(...ids);
     this.#current.mask.push(...ids.map(() => 1));
     this.#current.logProbs.push(...logProbs);
+    this.#current.sampledLogProbs.push(...(sampledLogProbs ?? ids.map(() => 0)));
+    if (sampledLogProbs !== undefined) this.#recordsSampled = true;
   }
 
   /**
@@ -154,6 +164,7 @@ export class EpisodeContext {
   trajectory(): WindowedTrajectory | undefined {
     const windows = [...this.#closed, this.#current].filter((r) => agentTokens(r) > 0).map((r) => ({
       tokens: [...r.tokens], mask: [...r.mask], logProbs: [...r.logProbs],
+      ...(this.#recordsSampled ? { sampledLogProbs: [...r.sampledLogProbs] } : {}),
     }));
     const last = windows[windows.length - 1];
     return last === undefined ? undefined : { ...last, windows };
@@ -163,6 +174,7 @@ export class EpisodeContext {
     this.#current.tokens.push(...ids);
     this.#current.mask.push(...ids.map(() => mask));
     this.#current.logProbs.push(...ids.map(() => 0));
+    this.#current.sampledLogProbs.push(...ids.map(() => 0));
   }
 
   #startWindow(observation: readonly number[], budget: number): void {
@@ -185,7 +197,7 @@ export class EpisodeContext {
     const room = this.#maxContext - budget - this.#headLength - 2;
     if (room < 0) throw new Error(`action budget ${budget} leaves no room in a context of ${this.#maxContext}`);
     if (agentTokens(old) > 0) this.#closed.push(old);
-    this.#current = { tokens: [], mask: [], logProbs: [] };
+    this.#current = { tokens: [], mask: [], logProbs: [], sampledLogProbs: [] };
     this.#push(old.tokens.slice(0, this.#headLength), 0);
     const turnStarts: number[] = [];
     const actStarts: number[] = [];

@@ -33,6 +33,12 @@ export interface TokenTrajectory {
   /** Sampling log-prob on agent tokens, 0 elsewhere. */
   readonly logProbs: readonly number[];
   /**
+   * Log-prob under the distribution each agent token was actually drawn from (the allowed tokens
+   * only, sampling.ts `sampledLogProb`), 0 elsewhere; recorded by policies that constrain their
+   * decoding. Asynchronous training's behaviour policy with constrainedLoss (learner/behaviour-correction.ts).
+   */
+  readonly sampledLogProbs?: readonly number[];
+  /**
    * When the episode outgrew the context, every window in order (the fields above are the last).
    * Each sampled token has mask 1 in exactly the window it was sampled in (policy/context-window.ts),
    * so a learner trains on all windows.

@@ -83,6 +83,7 @@ interface Work {
   readonly rng: Rng;
   readonly ids: number[];
   readonly logProbs: number[];
+  readonly sampledLogProbs: number[];
 }
 
 export class TransformerPolicy implements Policy {
@@ -159,7 +160,7 @@ export class TransformerPolicy implements Policy {
     }
 
     return work.map((w) => {
-      w.episode.context.appendAction(w.ids, w.logProbs);
+      w.episode.context.appendAction(w.ids, w.logProbs, w.sampledLogProbs);
       return {
         action: w.decoder.action((ids) => orderActionWords(this.tokenizer.decode(ids, { skipSpecial: true }), this.#actionWords)),
         tokenIds: [...w.ids],
@@ -175,10 +176,11 @@ export class TransformerPolicy implements Policy {
     const options = temperature === undefined && topP === undefined
       ? this.options
       : { temperature: temperature ?? this.options.temperature, topP: topP ?? this.options.topP };
-    const { token, logProb } = sampleToken(logits, w.rng, options, allowed);
+    const { token, logProb, sampledLogProb } = sampleToken(logits, w.rng, options, allowed);
     w.decoder.advance(token);
     w.ids.push(token);
     w.logProbs.push(logProb);
+    w.sampledLogProbs.push(sampledLogProb);
     return w.decoder.done;
   }
 
@@ -196,7 +198,7 @@ export class TransformerPolicy implements Policy {
       disposeCache(episode.cache);
       episode.cache = undefined;
     }
-    return { request, episode, decoder, rng: turnRng(request.seed, request.turn), ids: [], logProbs: [] };
+    return { request, episode, decoder, rng: turnRng(request.seed, request.turn), ids: [], logProbs: [], sampledLogProbs: [] };
   }
 
   #open(episodeId: string): Episode {

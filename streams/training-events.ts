@@ -136,6 +136,35 @@ export const TrainingResumedSchema = z.object({
 /** Collection goes on after a `training.paused`. */
 export type TrainingResumed = Readonly<z.infer<typeof TrainingResumedSchema>>;
 
+/**
+ * The buffer actor's numbers (actors/buffer/trajectory-buffer.ts), which holds the run's training
+ * data as trajectory groups: when a step's groups are all ready, when the learner takes them, and
+ * when a group is dropped. Never per episode.
+ */
+export const BufferChangedSchema = z.object({
+  type: z.literal('buffer.changed'),
+  t,
+  /** Groups asked of a producer or ready, against `capacity`. */
+  fill: z.int().min(0),
+  capacity: z.int().min(0),
+  /** Groups ready for the learner. */
+  ready: z.int().min(0),
+  /** Groups the learner has taken (trained on) in this process. */
+  trained: z.int().min(0),
+  /** Groups dropped because the learner had moved more than `maxStaleness` versions past their weights (collected again). */
+  droppedStale: z.int().min(0),
+  /** Groups offered a second time (same step and index); the first was kept. */
+  droppedDuplicate: z.int().min(0),
+  /** Staleness (learner version − policy version) → groups trained at it; `{"0": n}` in synchronous training. */
+  stalenessHistogram: z.record(z.string(), z.int().min(0)),
+  /** The learner's version the buffer judges staleness against. */
+  learnerVersion: z.int().min(0),
+  /** The last step the learner took out of the buffer. */
+  takenThrough: z.int().min(0),
+});
+/** The buffer actor's fill, counts and staleness histogram. */
+export type BufferChanged = Readonly<z.infer<typeof BufferChangedSchema>>;
+
 /** The learner's own event schemas, beside the run events of its steps. */
 export const LEARNER_EVENT_SCHEMAS = [
   TrainingStartedSchema,
@@ -146,6 +175,7 @@ export const LEARNER_EVENT_SCHEMAS = [
   TrainingFinishedSchema,
   TrainingPausedSchema,
   TrainingResumedSchema,
+  BufferChangedSchema,
 ] as const;
 
 /** Any event of a rollout or training run's stream, parsed by its `type`. */
@@ -161,7 +191,8 @@ export type TrainingEvent =
   | EvaluationFinished
   | TrainingFinished
   | TrainingPaused
-  | TrainingResumed;
+  | TrainingResumed
+  | BufferChanged;
 
 /** The `type` of a training event (docs/events.md lists each with its fields). */
 export type TrainingEventType = TrainingEvent['type'];

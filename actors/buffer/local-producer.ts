@@ -17,12 +17,14 @@ import type { RecordingAgent } from '../training/run-model.ts';
 import type { Producer, StepWork } from './producer.ts';
 
 /** What every collection of the producer shares: seed, tasks per step, G, concurrency, retries, deadlines, events. */
-export type CollectSettings = Omit<CollectOptions, 'env' | 'policy' | 'step' | 'horizon' | 'groups' | 'producer' | 'signal' | 'onSystem'>;
+export type CollectSettings = Omit<CollectOptions, 'env' | 'policy' | 'step' | 'horizon' | 'groups' | 'producer' | 'collection' | 'signal' | 'onSystem'>;
 
 /** Weights for the policy to decode with from the next step on: `apply` installs them (e.g. `agent.setWeights`). */
 export interface StagedWeights {
   readonly version: number;
   apply(): void;
+  /** Frees what the weights hold when they are replaced before being applied. */
+  discard?(): void;
 }
 
 export interface LocalProducerOptions {
@@ -41,6 +43,8 @@ export class LocalProducer implements Producer {
   readonly #o: LocalProducerOptions;
   #staged: StagedWeights | undefined;
   #queue: Promise<unknown> = Promise.resolve();
+  /** Collections started per step, so a re-collection's episode ids differ from the first's. */
+  readonly #collections = new Map<number, number>();
 
   constructor(options: LocalProducerOptions) {
     this.#o = options;
@@ -59,7 +63,14 @@ export class LocalProducer implements Producer {
 
   /** Weights the next `produce` applies before it starts; a later stage replaces an unapplied one. */
   stage(weights: StagedWeights): void {
+    this.#staged?.discard?.();
     this.#staged = weights;
+  }
+
+  /** Frees staged weights never applied (the run is over). */
+  dispose(): void {
+    this.#staged?.discard?.();
+    this.#staged = undefined;
   }
 
   produce(work: StepWork, offer: (group: TrajectoryGroup) => void, signal: AbortSignal): Promise<void> {
@@ -73,12 +84,15 @@ export class LocalProducer implements Producer {
     const staged = this.#staged;
     this.#staged = undefined;
     staged?.apply();
+    const collection = this.#collections.get(work.step) ?? 0;
+    this.#collections.set(work.step, collection + 1);
+    for (const step of this.#collections.keys()) if (step < work.step - 64) this.#collections.delete(step);
     const stop = (): void => this.rollout?.stop(`producer ${this.name} stopped`);
     signal.addEventListener('abort', stop);
     try {
       await collectGroups({
         ...this.#o.collect, env: this.#o.env, policy: this.#o.policy, step: work.step, horizon: work.horizon,
-        groups: work.groups, producer: this.name, signal,
+        groups: work.groups, producer: this.name, collection, signal,
         onSystem: (system) => { this.rollout = system; },
       }, offer);
     } finally {

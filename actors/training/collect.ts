@@ -50,6 +50,11 @@ export interface CollectOptions {
   readonly events?: Partial<Observer<RunEvent | TrainingPaused | TrainingResumed>>;
   /** The step's groups to collect (indices into its tasks); default all of them. */
   readonly groups?: readonly number[];
+  /**
+   * How many times this producer collected groups of the step before (a group dropped as stale is
+   * collected again): from 1 on, the episode ids say so (`step-N-c1-…`); seeds stay the slots'.
+   */
+  readonly collection?: number;
   /** Named as the groups' producer. Default `local`. */
   readonly producer?: string;
   /** Receives the rollout system while it runs, so a stop can cancel it. */
@@ -123,7 +128,7 @@ export async function collectGroups(options: CollectOptions, onGroup: (group: Tr
       seed: deriveSeed(options.seed, step),
       // Seeds come from (seed, slot key), so a later round replays its slots' episodes; the run id
       // differs so their episode ids (and the policy's records) never collide with the first round's.
-      runId: round === 0 ? `step-${step}` : `step-${step}-r${round}`,
+      runId: `step-${step}${options.collection ? `-c${options.collection}` : ''}${round === 0 ? '' : `-r${round}`}`,
       ...(options.maxRetries !== undefined ? { maxRetries: options.maxRetries } : {}),
       ...(options.maxLostRetries !== undefined ? { maxLostRetries: options.maxLostRetries } : {}),
       ...(options.envTimeoutMs !== undefined ? { envTimeoutMs: options.envTimeoutMs } : {}),

@@ -7,7 +7,7 @@
  */
 import type { CurriculumDecision } from '../../machines/curriculum.machine.ts';
 import type { CollectedStep } from '../../learner/collected-step.ts';
-import type { TrajectoryGroup } from '../../learner/trajectory-group.ts';
+import { staleness, type TrajectoryGroup } from '../../learner/trajectory-group.ts';
 import { summarize } from '../summarize.ts';
 
 export const METRIC_ORDER = [
@@ -71,4 +71,9 @@ export function stepOfGroups(step: number, horizon: number, groups: readonly Tra
   const ledger = { started: 0, ended: 0, dropped: 0, violations: 0, outcomes: { success: 0, failure: 0, truncated: 0, aborted: 0 } };
   const summary = summarize({ env: '', split: 'train', agent: '', seed: 0, settled: results, attempts, steps: 0, horizon, wallSeconds: seconds, ledger });
   return { step, horizon, episodes: ordered.flatMap((group) => group.episodes), summary, rounds: 1, seconds };
+}
+
+/** Per episode of `stepOfGroups`'s order: how many versions the learner is past the weights that sampled it. */
+export function stalenessOfGroups(groups: readonly TrajectoryGroup[], learnerVersion: number): number[] {
+  return [...groups].sort((a, b) => a.index - b.index).flatMap((group) => group.episodes.map(() => staleness(group, learnerVersion)));
 }

@@ -7,14 +7,23 @@
 import * as tf from '@tensorflow/tfjs-core';
 import type { NamedWeights } from '../buffer/producer.ts';
 
-/** A float32 copy of `entries` as version `version`. */
+/**
+ * A float32 copy of `entries` as version `version`. The tensors are cloned synchronously first
+ * (sharing their data), so an optimizer step that re-points a variable meanwhile cannot change or
+ * free what is being read.
+ */
 export async function toNamedWeights(version: number, entries: Iterable<readonly [string, tf.Tensor]>): Promise<NamedWeights> {
-  const tensors: { name: string; shape: number[]; data: Float32Array }[] = [];
-  for (const [name, tensor] of entries) {
-    const values = await tensor.data();
-    tensors.push({ name, shape: [...tensor.shape], data: Float32Array.from(values as ArrayLike<number>) });
+  const held = [...entries].map(([name, tensor]) => [name, tf.clone(tensor)] as const);
+  try {
+    const tensors: { name: string; shape: number[]; data: Float32Array }[] = [];
+    for (const [name, tensor] of held) {
+      const values = await tensor.data();
+      tensors.push({ name, shape: [...tensor.shape], data: Float32Array.from(values as ArrayLike<number>) });
+    }
+    return { version, tensors };
+  } finally {
+    tf.dispose(held.map(([, tensor]) => tensor));
   }
-  return { version, tensors };
 }
 
 /**

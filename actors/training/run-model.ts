@@ -12,6 +12,7 @@ import type { RolloutSummary, RunEvent } from '../../streams/events.ts';
 import type { CollectedEpisode } from '../../learner/collected-step.ts';
 import type { WriteCheckpointOptions } from '../../learner/checkpoint/write.ts';
 import type { NamedWeights } from '../buffer/producer.ts';
+import type { StagedWeights } from '../buffer/local-producer.ts';
 
 /**
  * The policy the rollouts call: `release` hands out each episode's token record with its action
@@ -53,10 +54,16 @@ export interface RunModel {
   readonly vocabSize: number;
   /** What the rollouts decode with. */
   readonly policy: RecordingAgent;
-  /** One learner step on a step's episodes; its metrics. */
-  train(episodes: readonly CollectedEpisode[], step: number): Promise<Record<string, number>>;
-  /** The rollouts decode with the learner's weights from now on. */
-  publish(version: number): void;
+  /**
+   * One learner step on a step's episodes; its metrics. `staleness` (asynchronous training): per
+   * episode, the learner's version minus the one that sampled it (learner/train-step.ts).
+   */
+  train(episodes: readonly CollectedEpisode[], step: number, staleness?: readonly number[]): Promise<Record<string, number>>;
+  /**
+   * The learner's weights as they are now, as `version`; the rollouts decode with them once
+   * `apply` is called (the local producer applies a version between steps, never mid-step).
+   */
+  publish(version: number): StagedWeights;
   /**
    * A float32 copy of the weights the rollouts decode with (the trained ones: our transformer's
    * every parameter, a Hugging Face model's LoRA adapters or, fine-tuned in full, every weight),

@@ -89,11 +89,16 @@ export async function runTraining(input: TrainRunInput, run: StartedRun, model: 
     });
     const halt = new AbortController();
     remote = await options.producer?.({ config, tokenizer: run.tokenizer, policyVersion: run.policyVersion, exportWeights: (v) => model.exportWeights(v) });
-    const effects = new TrainingEffects({ env, config, model, curriculum, runDir, events, clock, halt: halt.signal, options, ...(remote ? { remote } : {}) });
+    const effects = new TrainingEffects({
+      env, config, model, curriculum, runDir, events, clock, halt: halt.signal, options, fromStep, policyVersion: run.policyVersion, ...(remote ? { remote } : {}),
+    });
     const learned = await runLearner({
       effects, curriculum, curriculumEvents, runDir, events, clock, stop: input.stop, halt, maxMinutes: options.maxMinutes,
       input: { completedSteps: fromStep, targetSteps: config.steps, policyVersion: run.policyVersion, checkpointEvery: runDir ? config.checkpointEvery : 0 },
     });
+    // A collection the producer ran ahead for a step the learner will not train stops with it.
+    if (!halt.signal.aborted) halt.abort(new Error('the learner has ended'));
+    effects.dispose();
     curriculum.stop();
     return await finishTraining({
       env, config, backend, model, runDir, fromStep, learned, effects, events, clock, maxMinutes: options.maxMinutes, evaluationSignal: input.stop.evaluation.signal,

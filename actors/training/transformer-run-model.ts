@@ -3,6 +3,7 @@
  * (training-policy.ts), a learner step (learner/train-step.ts, on two threads when asked), its
  * checkpoint (learner/run-models.ts toCheckpoint) and its evaluation (evaluate.ts).
  */
+import * as tf from '@tensorflow/tfjs-core';
 import type { EnvDefinition } from '../../envs/contract.ts';
 import type { CheckpointData } from '../../learner/checkpoint/format.ts';
 import { writeCheckpoint } from '../../learner/checkpoint/write.ts';
@@ -10,7 +11,6 @@ import type { DataParallelGrads } from '../../learner/data-parallel.ts';
 import { toCheckpoint, type RunModels } from '../../learner/run-models.ts';
 import { trainStep } from '../../learner/train-step.ts';
 import { contextOptions, type TrainingConfig } from '../../learner/training-config.ts';
-import * as tf from '@tensorflow/tfjs-core';
 import { evaluate } from './evaluate.ts';
 import { namedTensors, toNamedWeights } from './named-weights.ts';
 import type { RunModel } from './run-model.ts';
@@ -29,15 +29,23 @@ export function transformerRunModel(
     trainable: models.model.parameterCount,
     vocabSize: models.tokenizer.vocabSize,
     policy,
-    train: (episodes, step) => trainStep({
+    train: (episodes, step, staleness) => trainStep({
       model: models.model, reference: models.reference, optimizer: models.optimizer, args: config,
       episodes, seed: config.seed, step, dropUninformative: config.dropUninformative,
+      ...(staleness ? { staleness } : {}),
       decoding: agent.actionDecoding,
       ...(parallel ? { parallel } : {}),
     }),
-    publish: (version) => agent.setWeights(version, models.model.getWeights()),
-    // The agent's model holds the published version (the learner's model may be mid-update).
-    exportWeights: (version) => toNamedWeights(version, Object.entries(models.agentModel.getWeights())),
+    publish: (version) => {
+      // A snapshot shares the weights' data (tfjs tensors are immutable; Adam re-points the
+      // learner's variables), so the learner may train on while the snapshot waits to be applied.
+      const snapshot = Object.fromEntries(Object.entries(models.model.getWeights()).map(([name, t]) => [name, tf.clone(t)]));
+      const discard = (): void => Object.values(snapshot).forEach((t) => t.dispose());
+      return { version, apply: () => { agent.setWeights(version, snapshot); discard(); }, discard };
+    },
+    // The learner's weights, as `publish` snapshots them: the agent's model may still hold an
+    // older version until the local producer applies the staged one (called right after publish).
+    exportWeights: (version) => toNamedWeights(version, Object.entries(models.model.getWeights())),
     loadWeights: (weights) => {
       const tensors = namedTensors(weights);
       try {

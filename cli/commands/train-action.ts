@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import { createTrainingSystem, type TrainingOptions, type TrainingSummary } from '../../actors/training-system.ts';
 import type { TrainingOptionsConfig } from '../../learner/training-config.ts';
 import { getPreset, withPreset } from '../../actors/training/presets.ts';
+import { givenAsyncConfig } from '../async-options.ts';
 import { closeRemote } from '../close-remote.ts';
 import { defaultRunDir } from '../default-run-dir.ts';
 import { INTERRUPTED_EXIT_CODE, onInterrupt } from '../interrupt.ts';
@@ -29,12 +30,14 @@ function givenConfig(command: Command, o: TrainCliOptions): TrainingOptionsConfi
     ...pick('checkpointEvery'), ...pick('stdNorm'), ...pick('evalEpisodes'), ...pick('evalTemperature'), ...pick('evalHorizon'),
     ...givenModelConfig(command, o),
     ...givenPolicyConfig(o),
+    ...givenAsyncConfig(o),
   } as TrainingOptionsConfig;
 }
 
 /** `extra`: training options a command built on `train` adds (`learner`: its producer). */
 export async function runTrain(options: TrainCliOptions, command: Command, extra: Readonly<Record<string, unknown>> = {}): Promise<void> {
   options.policy ??= await policyOfCheckpoint(options.resume ?? options.init);
+  givenAsyncConfig(options); // a stray --max-staleness fails before an env starts
   const token = options.token ?? process.env.ACTORGYM_TOKEN;
   const env = await resolveCommandEnv(options.env, options, token, options.envTimeout);
   const testTasks = env.tasks('test').length;

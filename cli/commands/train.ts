@@ -6,6 +6,7 @@ import { Option, type Command } from 'commander';
 import { presets } from '../../actors/training/presets.ts';
 import { ALGORITHMS } from '../../algorithms/algorithm-names.ts';
 import { BACKEND_PREFERENCES, type BackendPreference } from '../../policy/backend-preference.ts';
+import { addAsyncOptions, type AsyncCliOptions } from '../async-options.ts';
 import { addMaxAbortedOption } from '../max-aborted.ts';
 import { addRemoteOptions, type RemoteFlags } from '../remote-options.ts';
 import { nonNegativeInt, nonNegativeNumber, positiveInt, positiveNumber } from '../output.ts';
@@ -13,7 +14,7 @@ import { addModelOptions, type ModelCliOptions } from '../model-options.ts';
 import { addPolicyOptions, type PolicyCliOptions } from '../policy-options.ts';
 import { addDashboardOptions, type DashboardCliOptions } from './dashboard.ts';
 
-export interface TrainCliOptions extends DashboardCliOptions, RemoteFlags, ModelCliOptions, PolicyCliOptions {
+export interface TrainCliOptions extends DashboardCliOptions, RemoteFlags, ModelCliOptions, PolicyCliOptions, AsyncCliOptions {
   env: string;
   steps?: number;
   preset?: string;
@@ -82,6 +83,7 @@ export function registerTrain(program: Command): void {
   addPolicyOptions(command);
   addModelOptions(command);
   addRemoteOptions(command);
+  addAsyncOptions(command);
   addMaxAbortedOption(command, 'test episodes of the final evaluation');
   command.addHelpText('after', `
 Ctrl-C stops the run after the current learner step, writes a checkpoint and prints the command

@@ -7,7 +7,7 @@
 import { EpisodeBoard, type BoardEvent } from './episode-board.ts';
 import { MetricSeries } from './metric-series.ts';
 import { RunDirReader } from './run-dir.ts';
-import type { RunInfo, RunKind } from './wire.ts';
+import type { BufferInfo, RunInfo, RunKind } from './wire.ts';
 import { errorMessage } from '../../envs/error-message.ts';
 
 export class DashboardRun {
@@ -22,6 +22,7 @@ export class DashboardRun {
   private lastStep = 0;
   private lastHorizon: number | undefined;
   private lastXAxis: RunInfo['xAxis'] = 'step';
+  private buffer: BufferInfo | undefined;
 
   constructor(
     readonly id: string,
@@ -60,6 +61,10 @@ export class DashboardRun {
         break;
       case 'horizon.changed':
         if (typeof event.to === 'number') this.lastHorizon = event.to;
+        break;
+      case 'buffer.changed':
+        this.buffer = bufferInfo(event);
+        this.infoChanged = true;
         break;
       case 'training.finished':
         this.setStatus(`training ${str(event.status) ?? 'finished'} after step ${num(event.steps)}`);
@@ -112,6 +117,7 @@ export class DashboardRun {
       xAxis: this.series.xAxis,
       hasTrajectories: this.dir !== undefined,
       ...(this.dir?.kind === 'evaluation' ? { evaluation: true as const } : {}),
+      ...(this.buffer ? { buffer: this.buffer } : {}),
     };
   }
 
@@ -122,6 +128,16 @@ export class DashboardRun {
     this.lastXAxis = this.series.xAxis;
     return changed;
   }
+}
+
+/** The buffer panel's numbers from a `buffer.changed` (already checked against its schema when remote). */
+function bufferInfo(event: Readonly<Record<string, unknown>>): BufferInfo {
+  const histogram = typeof event.stalenessHistogram === 'object' && event.stalenessHistogram !== null ? event.stalenessHistogram as Record<string, unknown> : {};
+  return {
+    fill: num(event.fill), capacity: num(event.capacity), ready: num(event.ready), trained: num(event.trained),
+    droppedStale: num(event.droppedStale), droppedDuplicate: num(event.droppedDuplicate),
+    stalenessHistogram: Object.fromEntries(Object.entries(histogram).map(([k, v]) => [k, num(v)])),
+  };
 }
 
 const str = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);

@@ -10,7 +10,7 @@ import type { RawData } from 'ws';
 import { z } from 'zod';
 import { decodeJson } from '../../transport/wire/decode.ts';
 import { RolloutSummarySchema, RUN_EVENT_TYPES, RunEventSchema } from '../../streams/events.ts';
-import { CheckpointSavedSchema, EvaluationFinishedSchema, LearnerSteppedSchema, TrainingFinishedSchema, TrainingStartedSchema } from '../../streams/training-events.ts';
+import { BufferChangedSchema, CheckpointSavedSchema, EvaluationFinishedSchema, LearnerSteppedSchema, TrainingFinishedSchema, TrainingStartedSchema } from '../../streams/training-events.ts';
 import type { BoardEvent } from './episode-board.ts';
 
 export type RemoteFrame =
@@ -31,6 +31,7 @@ const TRAINING_EVENT_SCHEMAS: Readonly<Record<string, z.ZodType>> = {
   'checkpoint.saved': CheckpointSavedSchema,
   'evaluation.finished': EvaluationFinishedSchema.pick({ type: true, t: true }).extend({ summary: RolloutSummarySchema.pick({ successRate: true, episodes: true }) }),
   'training.finished': TrainingFinishedSchema.pick({ type: true, t: true, steps: true }).extend({ status: z.string() }),
+  'buffer.changed': BufferChangedSchema,
 };
 const RUN_TYPES: ReadonlySet<string> = new Set(RUN_EVENT_TYPES);
 const AnyEventSchema = z.object({ type: z.string().min(1).max(64), t });

@@ -26,6 +26,19 @@ export interface RunInfo {
   readonly hasTrajectories: boolean;
   /** Set when the run directory is an `actorgym eval` directory: its episodes are one group, step 0. */
   readonly evaluation?: true;
+  /** A training run's buffer actor, as its last `buffer.changed` said (docs/events.md). */
+  readonly buffer?: BufferInfo;
+}
+
+/** What the page shows of the buffer: fill against capacity, the counts, the staleness histogram. */
+export interface BufferInfo {
+  readonly fill: number;
+  readonly capacity: number;
+  readonly ready: number;
+  readonly trained: number;
+  readonly droppedStale: number;
+  readonly droppedDuplicate: number;
+  readonly stalenessHistogram: Readonly<Record<string, number>>;
 }
 
 /** The machine state of a running episode, as far as the events tell it. */

@@ -43,10 +43,25 @@ store.subscribe((kind) => {
         el('span', { class: 'swatch', style: `background:${runColor(i)}` }),
         el('b', { text: run.label }),
         el('span', { class: 'status', text: run.status }),
+        ...(run.buffer ? [bufferPanel(run.buffer)] : []),
       ]),
     ),
   );
 });
+
+/**
+ * A training run's buffer: fill against capacity as a bar, the counts, and how stale the trained
+ * groups were (`0:12 1:4`: 12 groups trained on the learner's own version, 4 one version behind).
+ * @param {import('./store.js').BufferInfo} b
+ */
+function bufferPanel(b) {
+  const staleness = Object.entries(b.stalenessHistogram).sort(([x], [y]) => Number(x) - Number(y)).map(([k, n]) => `${k}:${n}`).join(' ');
+  const share = b.capacity > 0 ? Math.min(1, b.fill / b.capacity) : 0;
+  return el('span', { class: 'buffer', title: 'buffer: groups pending or ready / capacity; trained; dropped stale and duplicate; staleness → groups trained' }, [
+    el('span', { class: 'buffer-bar' }, [el('span', { class: 'buffer-fill', style: `width:${(100 * share).toFixed(0)}%` })]),
+    el('span', { text: `buffer ${b.fill}/${b.capacity} · ready ${b.ready} · trained ${b.trained} · stale ${b.droppedStale} · dup ${b.droppedDuplicate}${staleness ? ` · staleness ${staleness}` : ''}` }),
+  ]);
+}
 
 connectLive(store, (state, detail) => {
   const badge = $('connection');

@@ -4,7 +4,8 @@
  * runs, chart rows per run, and the episode board per run. Views subscribe to changes.
  */
 
-/** @typedef {{ id: string, label: string, kind: string, status: string, live: boolean, env?: string, xAxis: 'step' | 'window', hasTrajectories: boolean, evaluation?: boolean }} RunInfo */
+/** @typedef {{ id: string, label: string, kind: string, status: string, live: boolean, env?: string, xAxis: 'step' | 'window', hasTrajectories: boolean, evaluation?: boolean, buffer?: BufferInfo }} RunInfo */
+/** @typedef {{ fill: number, capacity: number, ready: number, trained: number, droppedStale: number, droppedDuplicate: number, stalenessHistogram: Record<string, number> }} BufferInfo */
 /** @typedef {{ id: string, taskId: string, slot: number, attempt: number, state: string, turn: number, maxTurns: number, since: number, startedAt: number, reward: number, lastAction?: string }} EpisodeRow */
 /** @typedef {{ success: number, failure: number, truncated: number, aborted: number }} Outcomes */
 /** @typedef {{ id: string, taskId: string, outcome: string, reward: number, turns: number, maxTurns: number, abortReason?: string }} FinishedRow */

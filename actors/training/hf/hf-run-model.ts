@@ -39,13 +39,14 @@ export function hfRunModel(env: EnvDefinition, models: HfRunModels, config: Trai
     trainable: models.trainable,
     vocabSize: models.config.vocabSize,
     policy,
-    train: (episodes, step) => trainStep({
+    train: (episodes, step, staleness) => trainStep({
       model: models.scoring, reference: models.reference, optimizer: models.optimizer, args,
       episodes, seed: config.seed, step, dropUninformative: config.dropUninformative,
+      ...(staleness ? { staleness } : {}),
     }),
     // LoRA adapters and full weights are variables Adam updates in place: the agent already
     // decodes with the new weights; only the version it reports moves.
-    publish: (version) => agent.setModel(models.model, version),
+    publish: (version) => ({ version, apply: () => agent.setModel(models.model, version) }),
     exportWeights: (version) => toNamedWeights(version, policyVariables(models)),
     loadWeights: (weights) => {
       assignNamedWeights(new Map(policyVariables(models)), weights);

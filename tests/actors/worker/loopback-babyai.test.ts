@@ -10,6 +10,7 @@ import { LocalProducer } from '../../../actors/buffer/local-producer.ts';
 import { buildTokenizer } from '../../../actors/training/tokenizer-corpus.ts';
 import type { RunModel } from '../../../actors/training/run-model.ts';
 import { transformerRunModel } from '../../../actors/training/transformer-run-model.ts';
+import { namedTensors } from '../../../actors/training/named-weights.ts';
 import { runSpecOf } from '../../../actors/worker/run-spec.ts';
 import { runWorker } from '../../../actors/worker/run-worker.ts';
 import { openWorkerPolicy } from '../../../actors/worker/worker-policy.ts';
@@ -33,10 +34,14 @@ const stop = new AbortController();
 beforeAll(async () => {
   await selectBackend('cpu');
   const tokenizer = await buildTokenizer(env, { seed: config.seed, tasks: config.corpusTasks, maxVocab: config.maxVocab });
-  learner = transformerRunModel(env, freshModels(tokenizer, config), config, undefined, undefined);
-  // Weights no fresh model has, as version 4: the worker can only match them by loading the frame.
+  const models = freshModels(tokenizer, config);
+  learner = transformerRunModel(env, models, config, undefined, undefined);
+  // Weights no fresh model has, published as version 4: the worker can only match them by loading the frame.
   const exported = await learner.exportWeights(0);
-  learner.loadWeights({ version: 4, tensors: exported.tensors.map((t) => ({ ...t, data: t.data.map((v, i) => v * 1.5 + (i % 7) * 0.01) })) });
+  const moved = namedTensors({ version: 4, tensors: exported.tensors.map((t) => ({ ...t, data: t.data.map((v, i) => v * 1.5 + (i % 7) * 0.01) })) });
+  models.model.setWeights(moved);
+  tf.dispose(Object.values(moved));
+  learner.publish(4).apply();
   server = await startLearnerServer({ port: 0, run: runSpecOf(config, tokenizer.toJSON()), weights: await learner.exportWeights(4), heartbeatMs: 0 });
 }, 60_000);
 
