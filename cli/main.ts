@@ -13,6 +13,7 @@ import { registerExperiment } from './commands/experiment.ts';
 import { registerExport } from './commands/export.ts';
 import { registerEval } from './commands/eval.ts';
 import { registerRollout } from './commands/rollout.ts';
+import { registerRolloutServer } from './commands/rollout-server.ts';
 import { registerServe } from './commands/serve.ts';
 import { registerServePolicy } from './commands/serve-policy.ts';
 import { registerLearner } from './commands/learner.ts';
@@ -35,6 +36,7 @@ const program = new Command('actorgym')
 registerStart(program);
 registerEnvs(program);
 registerRollout(program);
+registerRolloutServer(program);
 registerServe(program);
 registerServePolicy(program);
 registerTrain(program);
