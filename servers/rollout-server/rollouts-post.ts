@@ -60,12 +60,12 @@ export async function postRollouts(parts: RolloutsPostParts, req: IncomingMessag
     parts.log('batch.started', { id, env: env.spec.id, episodes, concurrency: spec.concurrency, horizon: spec.horizon });
     stream.open(id);
     stream.line({ type: 'started', id, episodes });
-    const batchId = id;
-    res.once('close', () => {
-      if (!res.writableFinished) batch.cancel('the client closed the connection');
-    });
+    const gone = () => batch.cancel('the client closed the connection');
+    // A client gone while its env was being opened cancels at once; later, when its socket closes.
+    if (res.destroyed) gone();
+    else res.once('close', () => res.writableFinished || gone());
     const end = await batch.done;
-    parts.log('batch.ended', { id: batchId, ok: end.ok, ...(end.ok ? {} : { message: end.message }) });
+    parts.log('batch.ended', { id: spec.id, ok: end.ok, ...(end.ok ? {} : { message: end.message }) });
     if (end.ok) stream.end({ type: 'done', summary: end.summary });
     else stream.end({ type: 'error', message: end.message, ...(end.summary !== undefined ? { summary: end.summary } : {}) });
   } finally {

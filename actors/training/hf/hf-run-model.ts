@@ -6,6 +6,7 @@
  * (constrainedLoss off: an LLM's reply is not constrained to listed actions), with the base model
  * (adapters off, or the initial weights) as the KL reference.
  */
+import type * as tf from '@tensorflow/tfjs-core';
 import { promptOf, type EnvDefinition } from '../../../envs/contract.ts';
 import { HfPolicy } from '../../../policy/hf/agent/index.ts';
 import type { HfRunModels } from '../../../learner/hf/hf-run-models.ts';
@@ -15,6 +16,7 @@ import { RecordingPolicyAgent } from '../recording-agent.ts';
 import type { RunModel } from '../run-model.ts';
 import { evaluateHf } from './hf-evaluate.ts';
 import { saveHfRun } from './hf-checkpoint-io.ts';
+import { assignNamedWeights, toNamedWeights } from '../named-weights.ts';
 
 /** The name runs and summaries give the model: `hf:<folder>`. */
 export const hfModelName = (dir: string): string => `hf:${dir.split(/[\\/]/).filter(Boolean).pop() ?? dir}`;
@@ -45,8 +47,22 @@ export function hfRunModel(env: EnvDefinition, models: HfRunModels, config: Trai
     // LoRA adapters and full weights are variables Adam updates in place: the agent already
     // decodes with the new weights; only the version it reports moves.
     publish: (version) => ({ version, apply: () => agent.setModel(models.model, version) }),
+    exportWeights: (version) => toNamedWeights(version, policyVariables(models)),
+    loadWeights: (weights) => {
+      assignNamedWeights(new Map(policyVariables(models)), weights);
+      agent.setModel(models.model, weights.version);
+    },
     save: (dir, state, options) => saveHfRun(dir, models, state, config.hf!, options),
     evaluate: (request) => evaluateHf({ ...request, agent: hfAgent(request.env, models, config, request.temperature, agent.version) }),
     dispose: () => agent.dispose(),
   };
+}
+
+/**
+ * The variables the agent decodes with that the learner trains, by stable name (the optimizer's:
+ * `<module path>.lora_A/B` for LoRA, transformers' tensor names in full fine-tuning); the value
+ * head is the learner's alone.
+ */
+function policyVariables(models: HfRunModels): (readonly [string, tf.Variable])[] {
+  return models.optimizer.params.filter(([name]) => !name.startsWith('value_head.'));
 }

@@ -92,3 +92,23 @@ describe('cancelling a batch', () => {
     expect((await fetch(`${service.url}/v1/rollouts/${id}`, { method: 'DELETE' })).status).toBe(404);
   });
 });
+
+describe('limits and drain', () => {
+  it('past --max-batches a batch is a 503 and /readyz says at capacity; closing the service cancels a batch past its drain time', async () => {
+    const small = await startService({ remote: envServer.url, maxBatches: 1, drainMs: 300 });
+    const res = await fetch(`${small.url}/v1/rollouts`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body()) });
+    const reader = res.body!.getReader();
+    await reader.read();
+    const second = await fetch(`${small.url}/v1/rollouts`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body()) });
+    expect(second.status).toBe(503);
+    expect(await second.json()).toEqual({ error: { message: expect.stringContaining('runs 1 batches already') } });
+    const ready = await fetch(`${small.url}/readyz`);
+    expect(ready.status).toBe(503);
+    expect(await ready.json()).toMatchObject({ ready: false, reason: 'at capacity', batches: 1 });
+    const closed = small.close();
+    const lines = await readAll(reader);
+    expect(lines.at(-1)).toMatchObject({ type: 'error', message: 'cancelled: the service is shutting down' });
+    await closed;
+    await until(() => envServer.stats().instances === 0, 'instances released', 1_000);
+  });
+});
