@@ -77,6 +77,11 @@ export const benchmarks: readonly Benchmark[] = [
     run: async () => (await import('./hf-speed.ts')).runHfSpeedBench(),
   },
   {
+    name: 'matmul-ceiling',
+    description: 'float32 matrix products, TF.js (wasm) vs PyTorch on 1 thread: the ceiling of the hf training ratio on this backend',
+    run: async () => (await import('./matmul-ceiling.ts')).runMatmulCeilingBench(),
+  },
+  {
     name: 'hf-full',
     description: 'the hf benchmark on all three models (~10M, ~50M, Qwen2.5-0.5B-shaped) with the 0.5B file\'s load time and peak RSS: 10–16 min',
     run: async () => (await import('./hf-speed.ts')).runHfSpeedBench({ full: true }),
