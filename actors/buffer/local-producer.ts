@@ -14,18 +14,12 @@ import type { TrajectoryGroup } from '../../learner/trajectory-group.ts';
 import type { RolloutSystem } from '../rollout-system.ts';
 import { collectGroups, type CollectOptions } from '../training/collect.ts';
 import type { RecordingAgent } from '../training/run-model.ts';
-import type { Producer, StepWork } from './producer.ts';
+import type { Producer, StagedWeights, StepWork } from './producer.ts';
+
+export type { StagedWeights } from './producer.ts';
 
 /** What every collection of the producer shares: seed, tasks per step, G, concurrency, retries, deadlines, events. */
 export type CollectSettings = Omit<CollectOptions, 'env' | 'policy' | 'step' | 'horizon' | 'groups' | 'producer' | 'collection' | 'signal' | 'onSystem'>;
-
-/** Weights for the policy to decode with from the next step on: `apply` installs them (e.g. `agent.setWeights`). */
-export interface StagedWeights {
-  readonly version: number;
-  apply(): void;
-  /** Frees what the weights hold when they are replaced before being applied. */
-  discard?(): void;
-}
 
 export interface LocalProducerOptions {
   readonly env: EnvDefinition;

@@ -23,6 +23,14 @@ export interface NamedWeights {
   readonly tensors: readonly { readonly name: string; readonly shape: readonly number[]; readonly data: Float32Array }[];
 }
 
+/** Weights for the policy to decode with from the next step on: `apply` installs them (e.g. `agent.setWeights`). */
+export interface StagedWeights {
+  readonly version: number;
+  apply(): void;
+  /** Frees what the weights hold when they are replaced before being applied. */
+  discard?(): void;
+}
+
 export interface Producer {
   readonly name: string;
   /** The policy version the producer samples with now. */

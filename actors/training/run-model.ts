@@ -12,7 +12,7 @@ import type { RolloutSummary, RunEvent } from '../../streams/events.ts';
 import type { CollectedEpisode } from '../../learner/collected-step.ts';
 import type { WriteCheckpointOptions } from '../../learner/checkpoint/write.ts';
 import type { NamedWeights } from '../buffer/producer.ts';
-import type { StagedWeights } from '../buffer/local-producer.ts';
+import type { StagedWeights } from '../buffer/producer.ts';
 
 /**
  * The policy the rollouts call: `release` hands out each episode's token record with its action
