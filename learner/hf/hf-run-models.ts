@@ -15,6 +15,7 @@ import { loadHfModel } from '../../policy/hf/load-hf-model.ts';
 import { attachLora, initLoraAdapters, loadPeftAdapter, loraConfig, type LoraAdapters } from '../../policy/hf/lora/index.ts';
 import { loadHfTokenizer, type HfTokenizer } from '../../policy/hf/tokenizer/index.ts';
 import { countParameters } from '../../policy/hf/memory-estimate.ts';
+import { assertAgentCopyFits } from './hf-agent-copy-memory.ts';
 import { deriveSeed } from '../../machines/seed.ts';
 import type { HfRunSettings } from '../hf-settings.ts';
 import { LearnerOptimizer } from '../optimizer.ts';
@@ -54,6 +55,11 @@ export interface OpenHfModelsOptions {
   readonly start?: { readonly adapters?: LoraAdapters; readonly weights?: Readonly<Record<string, tf.Tensor>>; readonly valueHead?: SavedValueHead };
   /** PPO: a value head on the final hidden state, trained with the policy (a fresh one unless `start` has it). */
   readonly critic: boolean;
+  /**
+   * Asynchronous training: the agent will decode with its own copies of the trained weights
+   * (hf-agent-weights.ts); full fine-tuning is refused when they cannot fit (hf-agent-copy-memory.ts).
+   */
+  readonly agentCopy?: boolean;
 }
 
 /** A saved value head's tensors (copied into the variables; the caller frees them). */
@@ -103,7 +109,15 @@ function valueHeadFor(o: OpenHfModelsOptions, hidden: number): ValueHead {
 
 export async function openHfModels(o: OpenHfModelsOptions): Promise<HfRunModels> {
   const { settings } = o;
-  const { model: base } = await loadHfModel(settings.model, { backend: o.backend });
+  const { model: base, estimate } = await loadHfModel(settings.model, { backend: o.backend });
+  if (settings.mode === 'full' && o.agentCopy === true) {
+    try {
+      assertAgentCopyFits(estimate, o.backend, settings.model);
+    } catch (error) {
+      base.dispose();
+      throw error;
+    }
+  }
   const tokenizer = loadHfTokenizer(settings.model, { vocabSize: base.config.vocabSize });
   const valueHead = o.critic ? valueHeadFor(o, base.config.hiddenSize) : undefined;
   const critic: [string, tf.Variable][] = valueHead ? [['value_head.w', valueHead.w], ['value_head.b', valueHead.b]] : [];
