@@ -75,8 +75,16 @@ function agentWeights(models: HfRunModels, config: TrainingConfig): { model: HfC
   };
 }
 
+/**
+ * One turn of the event loop. A learner step's awaits resolve as microtasks (the backend's reads),
+ * so without it the step would run to its end before the producer, which has just delivered the
+ * step's groups, gets to start the next step's collection on the agent's weights.
+ */
+const yieldToCollection = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
 export function hfRunModel(env: EnvDefinition, models: HfRunModels, config: TrainingConfig, policyVersion: number): RunModel {
   const weights = agentWeights(models, config);
+  const ownWeights = hfAgentOwnsWeights(config);
   const agent = hfAgent(env, models, config, config.temperature, policyVersion, weights.model);
   const policy = new RecordingPolicyAgent(agent);
   const args = { ...config, constrainedLoss: false };
@@ -85,11 +93,14 @@ export function hfRunModel(env: EnvDefinition, models: HfRunModels, config: Trai
     trainable: models.trainable,
     vocabSize: models.config.vocabSize,
     policy,
-    train: (episodes, step, staleness) => trainStep({
-      model: models.scoring, reference: models.reference, optimizer: models.optimizer, args,
-      episodes, seed: config.seed, step, dropUninformative: config.dropUninformative,
-      ...(staleness ? { staleness } : {}),
-    }),
+    train: async (episodes, step, staleness) => {
+      if (ownWeights) await yieldToCollection();
+      return trainStep({
+        model: models.scoring, reference: models.reference, optimizer: models.optimizer, args,
+        episodes, seed: config.seed, step, dropUninformative: config.dropUninformative,
+        ...(staleness ? { staleness } : {}),
+      });
+    },
     publish: (version) => weights.publish(agent, version),
     save: (dir, state, options) => saveHfRun(dir, models, state, config.hf!, options),
     evaluate: (request) => evaluateHf({ ...request, agent: hfAgent(request.env, models, config, request.temperature, agent.version) }),
