@@ -15,6 +15,8 @@ import { resolveConfig, type TrainingConfig } from '../../learner/training-confi
 import { selectBackend } from '../../policy/backend.ts';
 import type { HfPolicy } from '../../policy/hf/agent/index.ts';
 import type { HfCausalLm } from '../../policy/hf/causal-lm.ts';
+import { hfScoring } from '../../learner/hf/hf-scoring.ts';
+import { scoreRows } from '../../learner/score.ts';
 
 const MODEL = path.resolve('tests/fixtures/hf/qwen2-tiny-chat');
 const ASYNC = { maxStaleness: 1, importanceCap: 2 } as const;
@@ -36,8 +38,11 @@ function learnerMoves(models: HfRunModels, by: number): void {
   for (const v of trainedVariables(models)) tf.tidy(() => v.assign(tf.add(v, by)));
 }
 
-async function open(mode: 'lora' | 'full', async: TrainingConfig['async']): Promise<{ models: HfRunModels; config: TrainingConfig }> {
-  const base = resolveConfig('babyai', { steps: 2, hf: { model: MODEL, mode, lora: { r: 2 }, maxNewTokens: 8 } });
+async function open(mode: 'lora' | 'full', async: TrainingConfig['async'], sampling: { temperature?: number; topP?: number } = {}): Promise<{ models: HfRunModels; config: TrainingConfig }> {
+  const base = resolveConfig('babyai', {
+    steps: 2, ...(sampling.temperature !== undefined ? { temperature: sampling.temperature } : {}),
+    hf: { model: MODEL, mode, lora: { r: 2 }, maxNewTokens: 8, ...(sampling.topP !== undefined ? { topP: sampling.topP } : {}) },
+  });
   const config = async === undefined ? base : { ...base, async };
   const models = await openHfModels({ settings: config.hf!, lr: 1e-2, seed: 3, backend: 'wasm', critic: false, agentCopy: async !== undefined });
   return { models, config };
@@ -85,6 +90,28 @@ describe('the HF agent\'s own weights under asynchronous training', () => {
     expect(tf.memory().numTensors).toBe(before);
     run.dispose();
     expect(tf.memory().numTensors).toBe(baseline);
+    models.dispose();
+  });
+
+  it('a stale reply records the log-probs of the version that sampled it: tempered softmax over the whole vocabulary, as the learner scores', async () => {
+    const temperature = 0.7;
+    const { models, config } = await open('lora', ASYNC, { temperature, topP: 0.8 });
+    const run = hfRunModel(getEnv('babyai'), models, config, 0);
+    const agent = agentOf(run.policy);
+    learnerMoves(models, 0.05);
+    run.publish(1).apply();
+    learnerMoves(models, 0.05); // the learner is a version ahead of the sampler
+    await agent.act([{ episodeId: 'e', turn: 0, seed: 7, observation: 'Your goal: go to the red ball\nThere is a red ball 1 2 steps in front of you.' }]);
+    const record = agent.release('e')!;
+    const score = async (model: HfCausalLm) => Array.from((await scoreRows(hfScoring(model, { positionChunk: 64, recompute: false }), [{ tokens: record.tokens }], { temperature, constrained: false })).logProbs[0]!);
+    const [behaviour, learner] = [await score(agent.model), await score(models.model)];
+    const sampled = record.mask.flatMap((m, i) => (m === 1 ? [i] : []));
+    expect(sampled.length).toBeGreaterThan(0);
+    // π_behav: what the agent's weights give (decode vs scoring kernels: float rounding), not the
+    // nucleus-renormalised probability (top-p 0.8 would add −log(kept mass) to each), nor the learner's.
+    for (const i of sampled) expect(record.logProbs[i]).toBeCloseTo(behaviour[i]!, 3);
+    expect(sampled.some((i) => Math.abs(record.logProbs[i]! - learner[i]!) > 1e-3)).toBe(true);
+    run.dispose();
     models.dispose();
   });
 
