@@ -12,6 +12,8 @@ export {
 export {
   readDemos, writeDemos, DEMO_FORMATS,
   type Demo, type DemoTurn, type DemoFileFormat, type ReadDemosOptions, type WriteDemosOptions,
+  parseTokenRecords, tokenRecordOf, TokenRecordingPolicy, TokenRecordSchema, TokenRecordStream, writeTokenRecords,
+  type TokenRecord, type TokenRecordTurn, type TokenRecordInput,
 } from './demos/index.ts';
 export * from './streams/index.ts';
 export {
@@ -30,6 +32,8 @@ export {
 export type { ActRequest, Decision, Policy, TokenTrajectory } from './policy/policy.ts';
 export { createLlmPolicy, DEFAULT_BASE_URL, type CreateLlmPolicyOptions, type LlmAgent } from './policy/llm/create-llm-policy.ts';
 export { LlmPolicy, type LlmPolicyOptions } from './policy/llm/llm-policy.ts';
+export { createTokenLlmPolicy, type CreateTokenLlmPolicyOptions, type TokenLlmAgent } from './policy/llm/create-token-llm-policy.ts';
+export { TokenLlmPolicy, type TokenExactTrajectory, type TokenLlmPolicyOptions } from './policy/llm/token-llm-policy.ts';
 export { LlmError, type LlmErrorCode } from './policy/llm/llm-error.ts';
 export { promptFor, type PromptTemplate, type PromptOptions, type ParsedReply } from './envs/index.ts';
 export type { ChatMessage, ChatRequest, ChatReply, LlmUsage } from './policy/llm/chat-types.ts';

@@ -67,6 +67,11 @@ export const benchmarks: readonly Benchmark[] = [
     run: async () => (await import('./chaos.ts')).runChaosBench(),
   },
   {
+    name: 'rollout-service',
+    description: 'the rollout service (issue 38): 256 token-exact episodes at concurrency 64 on 2 env servers, one SIGKILLed midway: every episode once; service vs `rollout --format tokens` episodes/s',
+    run: async () => (await import('./rollout-service.ts')).runRolloutServiceBench(),
+  },
+  {
     name: 'hf',
     description: 'a ~10M Qwen2-shaped model, TF.js (wasm) vs PyTorch on 1 thread: LoRA and full training tokens/s, KV-cache decoding at batch 1/16/64 (hf-full: also ~50M and Qwen2.5-0.5B-shaped, load time and peak RSS)',
     run: async () => (await import('./hf-speed.ts')).runHfSpeedBench(),

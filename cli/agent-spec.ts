@@ -72,6 +72,8 @@ export interface ResolvedAgent {
    */
   readonly watchFatal?: (stop: (error: Error) => void) => void;
   readonly fatalError?: () => Error | undefined;
+  /** The policy hands back each episode's token ids on release (checkpoint:, hf:, openai: with --tokenizer): what `--format tokens` writes. */
+  readonly keepsTokens?: boolean;
   /** A checkpoint's or hf: model's tfjs backend. */
   readonly backend?: string;
   /** The env a checkpoint was trained on. */
@@ -89,6 +91,10 @@ export async function resolveAgent(text: string, context: ResolveContext = {}): 
   if (context.hf?.adapter !== undefined && !text.startsWith('hf:')) {
     throw new Error(`--adapter ${context.hf.adapter} is a LoRA adapter of a Hugging Face model: it needs --agent hf:DIR, not --agent ${text}`);
   }
+  if (context.llm?.tokenizer !== undefined && !text.startsWith('openai:')) {
+    throw new Error(`--tokenizer makes an openai:MODEL agent token-exact; --agent ${text} keeps its own tokens (hf:DIR and checkpoint:DIR already do)`);
+  }
+  if (context.llm?.route !== undefined && context.llm.tokenizer === undefined) throw new Error('--token-route needs --tokenizer hf:DIR');
   if (text === 'random' || text === 'oracle') return { spec: text, name: text, dispose: async () => {} };
   if (text.startsWith('hf:')) return resolveHfAgent(text.slice('hf:'.length), context);
   if (text.startsWith('checkpoint:')) {
@@ -106,6 +112,7 @@ export async function resolveAgent(text: string, context: ResolveContext = {}): 
       name: agent.policy.name,
       backend: agent.backend,
       env: agent.config.env,
+      keepsTokens: true,
       dispose: async () => agent.dispose(),
     };
   }
@@ -113,10 +120,15 @@ export async function resolveAgent(text: string, context: ResolveContext = {}): 
     const model = text.slice('openai:'.length);
     if (model === '') throw new Error('an LLM agent needs a model name: --agent openai:MODEL (e.g. openai:default for `actorgym serve-policy`)');
     if (context.env === undefined) throw new Error('an openai: agent needs --env (its prompt depends on the env)');
-    const llm = context.llm ?? {};
-    const [{ createLlmPolicy }, { promptFor }] = await Promise.all([import('../policy/llm/create-llm-policy.ts'), import('../envs/prompt/prompt-for.ts')]);
+    const { tokenizer, route, ...llm } = context.llm ?? {};
+    const [{ createLlmPolicy }, { createTokenLlmPolicy }, { promptFor }] = await Promise.all([
+      import('../policy/llm/create-llm-policy.ts'), import('../policy/llm/create-token-llm-policy.ts'), import('../envs/prompt/prompt-for.ts'),
+    ]);
     const envId = context.env;
-    const agent = createLlmPolicy({ model, env: { prompt: (options) => promptFor(envId, options) }, ...llm });
+    const env = { prompt: (options?: Parameters<typeof promptFor>[1]) => promptFor(envId, options) };
+    const agent = tokenizer !== undefined
+      ? createTokenLlmPolicy({ model, env, ...llm, tokenizer, ...(route !== undefined ? { route } : {}) })
+      : createLlmPolicy({ model, env, ...llm });
     const attemptMs = llm.timeoutMs ?? 120_000;
     const attempts = (llm.retries ?? 4) + 1;
     return {
@@ -129,6 +141,7 @@ export async function resolveAgent(text: string, context: ResolveContext = {}): 
       fatalError: () => agent.fatalError,
       // Every attempt, the longest backoffs, and time queued behind the concurrency limit.
       agentTimeoutMs: attempts * (attemptMs + 30_000) + 3_600_000,
+      ...(tokenizer !== undefined ? { keepsTokens: true } : {}),
       dispose: () => agent.close(),
     };
   }
@@ -162,6 +175,7 @@ async function resolveHfAgent(dir: string, context: ResolveContext, from?: { rea
     backend: loaded.backend,
     usage: () => loaded.policy.usage(),
     agentTimeoutMs: 1_800_000,
+    keepsTokens: true,
     dispose: async () => loaded.dispose(),
   };
 }

@@ -3,9 +3,10 @@
  * takes `--agent` (rollout, eval, collect). The API key is read here and handed to the client; it
  * is never printed, not even as a default in `--help`.
  */
-import { InvalidArgumentError, type Command } from 'commander';
+import { InvalidArgumentError, Option, type Command } from 'commander';
 import type { CreateLlmPolicyOptions } from '../policy/llm/create-llm-policy.ts';
 import { DEFAULT_BASE_URL } from '../policy/llm/default-base-url.ts';
+import type { TokenRoute } from '../policy/llm/completion-attempt.ts';
 import { nonNegativeInt, positiveInt } from './output.ts';
 
 /** What `addLlmOptions` parses, as commander hands it over. */
@@ -23,9 +24,17 @@ export interface LlmFlags {
   llmStream?: boolean;
   record?: string;
   replay?: string;
+  tokenizer?: string;
+  tokenRoute?: TokenRoute;
 }
 
-export type LlmAgentOptions = Omit<CreateLlmPolicyOptions, 'model' | 'env'>;
+/** An openai: agent's options; `tokenizer` (a folder) makes its episodes token-exact (policy/llm/token-llm-policy.ts). */
+export type LlmAgentOptions = Omit<CreateLlmPolicyOptions, 'model' | 'env'> & { readonly tokenizer?: string; readonly route?: TokenRoute };
+
+function tokenizerSpec(text: string): string {
+  if (!text.startsWith('hf:') || text.length === 3) throw new InvalidArgumentError(`--tokenizer takes hf:DIR (a folder with tokenizer.json, tokenizer_config.json and generation_config.json), got "${text}"`);
+  return text.slice(3);
+}
 
 function temperature(text: string): number {
   const value = Number(text);
@@ -90,7 +99,9 @@ export function addLlmOptions(command: Command): Command {
     .option('--list-actions', 'show the env\'s available actions in every user turn when its observation does not')
     .option('--llm-stream', 'ask for streamed (SSE) replies')
     .option('--record <file>', 'append every LLM request and reply to this JSON-lines file')
-    .option('--replay <file>', 'answer LLM calls from a recording; no endpoint is contacted');
+    .option('--replay <file>', 'answer LLM calls from a recording; no endpoint is contacted')
+    .option('--tokenizer <hf:DIR>', 'token-exact episodes of an openai:MODEL agent: render the chat template here with the model\'s tokenizer (DIR: tokenizer.json, tokenizer_config.json, generation_config.json; no weights) and send the prompt as ids', tokenizerSpec)
+    .addOption(new Option('--token-route <route>', 'with --tokenizer: completions (prompt ids on /v1/completions) or chat (a chat-only server: the ids it returns are kept and checked); default completions, falling back to chat when the server answers 404').choices(['completions', 'chat']));
 }
 
 export function llmOptionsFrom(flags: LlmFlags): LlmAgentOptions {
@@ -108,5 +119,7 @@ export function llmOptionsFrom(flags: LlmFlags): LlmAgentOptions {
     ...(flags.llmStream ? { stream: true } : {}),
     ...(flags.record !== undefined ? { record: flags.record } : {}),
     ...(flags.replay !== undefined ? { replay: flags.replay } : {}),
+    ...(flags.tokenizer !== undefined ? { tokenizer: flags.tokenizer } : {}),
+    ...(flags.tokenRoute !== undefined ? { route: flags.tokenRoute } : {}),
   };
 }

@@ -13,11 +13,14 @@ import { registerExperiment } from './commands/experiment.ts';
 import { registerExport } from './commands/export.ts';
 import { registerEval } from './commands/eval.ts';
 import { registerRollout } from './commands/rollout.ts';
+import { registerRolloutServer } from './commands/rollout-server.ts';
 import { registerServe } from './commands/serve.ts';
 import { registerServePolicy } from './commands/serve-policy.ts';
+import { registerLearner } from './commands/learner.ts';
 import { registerSft } from './commands/sft.ts';
 import { registerStart } from './commands/start.ts';
 import { registerTrain } from './commands/train.ts';
+import { registerWorker } from './commands/worker.ts';
 import { errorLine, reportFailure } from './output.ts';
 
 const program = new Command('actorgym')
@@ -33,9 +36,12 @@ const program = new Command('actorgym')
 registerStart(program);
 registerEnvs(program);
 registerRollout(program);
+registerRolloutServer(program);
 registerServe(program);
 registerServePolicy(program);
 registerTrain(program);
+registerLearner(program);
+registerWorker(program);
 registerCollect(program);
 registerSft(program);
 registerEval(program);

@@ -6,3 +6,7 @@ export { DEMO_FORMATS, writeDemos, type WriteDemosOptions } from './write-demos.
 export { demoToAgentTraj } from './to-agenttraj.ts';
 export { agentTrajToDemo } from './from-agenttraj.ts';
 export { AgentTrajItemSchema, itemIdOf, taskOfItemId, type AgentTrajItem, type AgentTrajMessage } from './agenttraj-item.ts';
+export { parseTokenRecords, TOKEN_RECORD_FORMAT, TokenRecordSchema, TokenRecordTurnSchema, type TokenRecord, type TokenRecordTurn } from './token-record.ts';
+export { cutTurns, tokenRecordOf, type TokenRecordInput } from './token-record-of.ts';
+export { TokenRecordingPolicy, type KeptEpisode } from './token-recording-policy.ts';
+export { TokenRecordStream, writeTokenRecords } from './write-token-records.ts';

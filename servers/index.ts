@@ -7,6 +7,7 @@
 export { startEnvServer, type EnvServerHandle, type EnvServerOptions } from './env-server/env-server.ts';
 export { startEventServer } from './event-server/event-server.ts';
 export { startAgentGymHttpServer, type AgentGymHttpServer, type AgentGymHttpServerOptions } from './agentgym-http/agentgym-http-server.ts';
+export { startLearnerServer, type LearnerServerHandle, type LearnerServerOptions, type LearnerServerStats } from './learner-server/learner-server.ts';
 export { startPolicyServer, type PolicyServer, type PolicyServerOptions } from './policy-server/policy-server.ts';
 export type { EnvServerStats, RateLimit } from './env-server/env-server.ts';
 export type {

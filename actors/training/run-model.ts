@@ -11,6 +11,7 @@ import type { Policy, TokenTrajectory } from '../../policy/policy.ts';
 import type { RolloutSummary, RunEvent } from '../../streams/events.ts';
 import type { CollectedEpisode } from '../../learner/collected-step.ts';
 import type { WriteCheckpointOptions } from '../../learner/checkpoint/write.ts';
+import type { NamedWeights } from '../buffer/producer.ts';
 import type { StagedWeights } from '../buffer/local-producer.ts';
 
 /**
@@ -63,6 +64,17 @@ export interface RunModel {
    * `apply` is called (the local producer applies a version between steps, never mid-step).
    */
   publish(version: number): StagedWeights;
+  /**
+   * A float32 copy of the weights the rollouts decode with (the trained ones: our transformer's
+   * every parameter, a Hugging Face model's LoRA adapters or, fine-tuned in full, every weight),
+   * as version `version`: what the learner server broadcasts to rollout workers (issue 37).
+   */
+  exportWeights(version: number): Promise<NamedWeights>;
+  /**
+   * A rollout worker's side of `exportWeights`: the rollouts decode with these weights, as
+   * their version, from the next episode on. Call it between assignments (no episode open).
+   */
+  loadWeights(weights: NamedWeights): void;
   /** Writes the checkpoint of the run at `dir`; resolves with its path. */
   save(dir: string, state: RunState, options?: WriteCheckpointOptions): Promise<string>;
   /** The trained model on a split, through the rollout system, as `rollout --json` reports it. */

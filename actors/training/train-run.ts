@@ -24,6 +24,8 @@ import { TrainingEffects } from './training-effects.ts';
 import type { RunConfigOptions, TrainingOptions, TrainingSummary } from './training-options.ts';
 import { transformerRunModel } from './transformer-run-model.ts';
 import type { TrainingStop } from './training-stop.ts';
+import type { TokenizerJSON } from '../../policy/tokenizer.ts';
+import type { TrainingProducer } from '../worker/training-producer.ts';
 
 export interface TrainRunInput {
   readonly options: TrainingOptions;
@@ -49,6 +51,7 @@ export async function trainRun(input: TrainRunInput): Promise<TrainingSummary> {
     return runTraining(input, {
       config, backend, runDir, learnerThreads: parallel ? 2 : 1,
       fromStep: resumed?.state.step ?? 0, policyVersion: resumed?.state.policyVersion ?? 0, curriculum: resumed?.state.curriculum,
+      tokenizer: models.tokenizer.toJSON(),
     }, model);
   });
 }
@@ -63,12 +66,15 @@ export interface StartedRun {
   readonly policyVersion: number;
   /** The curriculum state of a resumed run. */
   readonly curriculum: CurriculumState | undefined;
+  /** Our transformer's tokenizer (what a remote producer's workers build their policy with); none for a Hugging Face model. */
+  readonly tokenizer?: TokenizerJSON;
 }
 
 /** Steps 3–5, the same for every model: curriculum, learner effects, the learner actor, the finish; frees `model` at the end. */
 export async function runTraining(input: TrainRunInput, run: StartedRun, model: RunModel): Promise<TrainingSummary> {
   const { env, events, clock, options } = input;
   const { config, backend, runDir, fromStep } = run;
+  let remote: TrainingProducer | undefined;
   try {
     const schedule = (parseSchedule(config.schedule) as { ok: true; value: Schedule }).value;
     const curriculum = createCurriculumActor({ schedule, completedSteps: fromStep, ...(run.curriculum ? { state: run.curriculum } : {}) });
@@ -82,7 +88,10 @@ export async function runTraining(input: TrainRunInput, run: StartedRun, model: 
       out: runDir?.root ?? '', parameters: model.parameters, vocabSize: model.vocabSize,
     });
     const halt = new AbortController();
-    const effects = new TrainingEffects({ env, config, model, curriculum, runDir, events, clock, halt: halt.signal, options, fromStep, policyVersion: run.policyVersion });
+    remote = await options.producer?.({ config, tokenizer: run.tokenizer, policyVersion: run.policyVersion, exportWeights: (v) => model.exportWeights(v) });
+    const effects = new TrainingEffects({
+      env, config, model, curriculum, runDir, events, clock, halt: halt.signal, options, fromStep, policyVersion: run.policyVersion, ...(remote ? { remote } : {}),
+    });
     const learned = await runLearner({
       effects, curriculum, curriculumEvents, runDir, events, clock, stop: input.stop, halt, maxMinutes: options.maxMinutes,
       input: { completedSteps: fromStep, targetSteps: config.steps, policyVersion: run.policyVersion, checkpointEvery: runDir ? config.checkpointEvery : 0 },
@@ -95,6 +104,7 @@ export async function runTraining(input: TrainRunInput, run: StartedRun, model: 
       env, config, backend, model, runDir, fromStep, learned, effects, events, clock, maxMinutes: options.maxMinutes, evaluationSignal: input.stop.evaluation.signal,
     });
   } finally {
+    await remote?.close();
     model.dispose();
   }
 }

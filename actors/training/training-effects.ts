@@ -25,6 +25,8 @@ import { rolloutStats, stalenessOfGroups, stepOfGroups } from './metrics.ts';
 import type { RunDir } from './run-dir.ts';
 import type { RunModel } from './run-model.ts';
 import type { TrainingOptions } from './training-options.ts';
+import type { Producer } from '../buffer/producer.ts';
+import type { TrainingProducer } from '../worker/training-producer.ts';
 
 export interface TrainingEffectsOptions {
   readonly env: EnvDefinition;
@@ -40,10 +42,13 @@ export interface TrainingEffectsOptions {
   /** Steps already trained and the learner's version (a resumed run's checkpoint). Default 0. */
   readonly fromStep?: number;
   readonly policyVersion?: number;
+  /** Issue 37: collect through this producer (the learner server's) instead of a local one, and tell it each publish. */
+  readonly remote?: TrainingProducer;
 }
 
 export class TrainingEffects implements LearnerEffects {
-  readonly producer: LocalProducer;
+  readonly producer: Producer;
+  readonly #local: LocalProducer | undefined;
   readonly buffer: TrajectoryBuffer;
   readonly feeder: StepFeeder;
   readonly #o: TrainingEffectsOptions;
@@ -52,7 +57,7 @@ export class TrainingEffects implements LearnerEffects {
   constructor(options: TrainingEffectsOptions) {
     this.#o = options;
     const { env, config, options: o, events, clock } = options;
-    this.producer = new LocalProducer({
+    this.#local = options.remote ? undefined : new LocalProducer({
       env, policy: options.model.policy,
       collect: {
         seed: config.seed, tasksPerStep: config.tasksPerStep, groupSize: config.groupSize, concurrency: config.concurrency,
@@ -63,6 +68,7 @@ export class TrainingEffects implements LearnerEffects {
         clock, events: { next: (e) => events.next(e) },
       },
     });
+    this.producer = options.remote?.producer ?? this.#local!;
     const ahead = config.async?.maxStaleness ?? 0;
     const fromStep = options.fromStep ?? 0;
     this.buffer = new TrajectoryBuffer({
@@ -78,7 +84,7 @@ export class TrainingEffects implements LearnerEffects {
 
   /** The producer's rollout system while it runs. */
   get rollout(): RolloutSystem | undefined {
-    return this.producer.rollout;
+    return this.#local?.rollout;
   }
 
   async collect({ step }: { readonly step: number }): Promise<LearnerMetrics> {
@@ -101,7 +107,14 @@ export class TrainingEffects implements LearnerEffects {
   }
 
   async publish({ version }: { readonly version: number }): Promise<void> {
-    this.producer.stage(this.#o.model.publish(version));
+    const staged = this.#o.model.publish(version);
+    if (this.#local) this.#local.stage(staged);
+    else {
+      // Nothing rolls out here: the learner's agent takes the version now; the workers get it
+      // before the buffer moves on (so a synchronous step's assignments follow its version).
+      staged.apply();
+      await this.#o.remote?.publish(version);
+    }
     this.buffer.advance(version);
   }
 
@@ -109,7 +122,7 @@ export class TrainingEffects implements LearnerEffects {
   dispose(): void {
     this.feeder.dispose();
     this.#forwarding.unsubscribe();
-    this.producer.dispose();
+    this.#local?.dispose();
   }
 
   checkpoint({ step, policyVersion }: { readonly step: number; readonly policyVersion: number }): Promise<string> {

@@ -1,4 +1,5 @@
 /** The training system's options, summary and handle (actors/training-system.ts). */
+import type { TrainingProducerFactory } from '../worker/training-producer.ts';
 import type { Observable } from 'rxjs';
 import type { EnvDefinition } from '../../envs/contract.ts';
 import type { BackendPreference } from '../../policy/backend-preference.ts';
@@ -42,7 +43,15 @@ export interface TrainingOptions extends TrainingOptionsConfig {
   readonly maxMinutes?: number;
   /** Test seam: called at each stage of every checkpoint write (learner/checkpoint/write.ts). */
   readonly onCheckpointStage?: WriteCheckpointOptions['onStage'];
+  /**
+   * Issue 37 (`actorgym learner`): collect every step through the producer this factory returns
+   * (the learner server's, which rollout workers connect to) instead of in this process.
+   */
+  readonly producer?: TrainingProducerFactory;
 }
+
+/** Tells `actorgym learner` that the training system takes `TrainingOptions.producer`. */
+export const TRAINING_PRODUCER_HOOK = 1;
 
 /** What a training run ends with: its status, steps, final test evaluation, and the paths of its run directory, checkpoint and metrics. */
 export interface TrainingSummary {

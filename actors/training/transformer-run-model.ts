@@ -12,6 +12,7 @@ import { toCheckpoint, type RunModels } from '../../learner/run-models.ts';
 import { trainStep } from '../../learner/train-step.ts';
 import { contextOptions, type TrainingConfig } from '../../learner/training-config.ts';
 import { evaluate } from './evaluate.ts';
+import { namedTensors, toNamedWeights } from './named-weights.ts';
 import type { RunModel } from './run-model.ts';
 import { trainingPolicy } from './training-policy.ts';
 
@@ -41,6 +42,17 @@ export function transformerRunModel(
       const snapshot = Object.fromEntries(Object.entries(models.model.getWeights()).map(([name, t]) => [name, tf.clone(t)]));
       const discard = (): void => Object.values(snapshot).forEach((t) => t.dispose());
       return { version, apply: () => { agent.setWeights(version, snapshot); discard(); }, discard };
+    },
+    // The learner's weights, as `publish` snapshots them: the agent's model may still hold an
+    // older version until the local producer applies the staged one (called right after publish).
+    exportWeights: (version) => toNamedWeights(version, Object.entries(models.model.getWeights())),
+    loadWeights: (weights) => {
+      const tensors = namedTensors(weights);
+      try {
+        agent.setWeights(weights.version, tensors);
+      } finally {
+        tf.dispose(Object.values(tensors));
+      }
     },
     save: async (dir, state, options) => {
       const { seed: _seed, ...saved } = state;

@@ -14,6 +14,24 @@ import { showRunProgress } from '../progress.ts';
 import { resolveCommandEnv } from '../remote-options.ts';
 import { printLlmUsage } from '../summary.ts';
 import type { CollectOptions } from './collect.ts';
+import type { TokenRecordingPolicy } from '../../demos/token-recording-policy.ts';
+import type { Demo } from '../../demos/demo.ts';
+import type { EnvDefinition } from '../../envs/contract.ts';
+import { writeTokenRecords } from '../../demos/write-token-records.ts';
+import { recordOfDemo, tokenRecorder } from '../token-records-out.ts';
+
+/** `--format tokens`: every written demo's token record, the file whole; returns the drifting turns (warned about on stderr). */
+function writeTokenFile(options: CollectOptions, demos: readonly Demo[], recorder: TokenRecordingPolicy, env: EnvDefinition): number {
+  const place = { env, split: options.split };
+  const horizon = options.horizon ?? env.spec.defaultHorizon;
+  const records = demos.map((demo) => recordOfDemo(demo, recorder, place, horizon));
+  writeTokenRecords(options.out, records);
+  const driftTurns = records.reduce((n, r) => n + (r.drift ?? 0), 0);
+  if (driftTurns > 0) {
+    process.stderr.write(`warning: ${driftTurns} turn(s) drift: their ids differ from re-tokenizing their text (the records keep the sampled ids; check that --tokenizer is the served model's)\n`);
+  }
+  return driftTurns;
+}
 
 export async function runCollect(options: CollectOptions): Promise<void> {
   const dir = path.dirname(path.resolve(options.out));
@@ -29,6 +47,14 @@ export async function runCollect(options: CollectOptions): Promise<void> {
     env: options.env, llm: llmOptionsFrom(options), hf: hfAgentOptionsFrom(options), backend: options.backend,
     ...(options.temperature !== undefined ? { temperature: options.temperature } : {}),
   });
+  let recorder: TokenRecordingPolicy | undefined;
+  try {
+    if (options.format === 'tokens') recorder = tokenRecorder(agent, options.agent);
+  } catch (error) {
+    await agent.dispose();
+    await closeRemote(env);
+    throw error;
+  }
   const total = (options.episodes ?? env.tasks(options.split).length) * options.samples;
   const events = new Subject<RunEvent>();
   const progress = showRunProgress(events, total, options.maxRetries, !options.json);
@@ -40,7 +66,7 @@ export async function runCollect(options: CollectOptions): Promise<void> {
   const started = performance.now();
   try {
     const result = await collectDemos({
-      env, agent: agent.spec, agentName: options.agent, split: options.split, samples: options.samples, seed: options.seed,
+      env, agent: recorder ?? agent.spec, agentName: options.agent, split: options.split, samples: options.samples, seed: options.seed,
       concurrency: options.concurrency, onlySuccess: options.onlySuccess === true, envTimeoutMs: options.envTimeout,
       maxRetries: options.maxRetries, maxLostRetries: options.maxLostRetries, signal: stopper.signal, events,
       ...(options.episodes !== undefined ? { episodes: options.episodes } : {}),
@@ -52,12 +78,14 @@ export async function runCollect(options: CollectOptions): Promise<void> {
     const fatal = agent.fatalError?.();
     if (fatal) throw fatal;
     events.complete();
-    writeDemos(options.out, result.demos, options.format, { env });
+    const driftTurns = recorder !== undefined ? writeTokenFile(options, result.demos, recorder, env) : undefined;
+    if (options.format !== 'tokens') writeDemos(options.out, result.demos, options.format, { env });
     const counts = {
       out: options.out, format: options.format, env: options.env, agent: options.agent, split: options.split,
       episodes: result.episodes, successes: result.successes, successRate: result.summary.successRate,
       written: result.demos.length, filtered: result.filtered, aborted: result.aborted,
       seconds: Math.round((performance.now() - started) / 100) / 10,
+      ...(driftTurns !== undefined ? { driftTurns } : {}),
     };
     const llm = agent.usage?.();
     if (options.json) printJson({ ...counts, ...(llm ? { llm } : {}) });

@@ -22,7 +22,7 @@ export interface CollectOptions extends LlmFlags, HfAgentFlags, RemoteFlags {
   horizon?: number;
   concurrency: number;
   onlySuccess?: boolean;
-  format: DemoFileFormat;
+  format: DemoFileFormat | 'tokens';
   out: string;
   token?: string;
   maxRetries: number;
@@ -40,6 +40,8 @@ Formats:
   actorgym   JSON lines, one demo per line (what \`actorgym sft\` reads best)
   agenttraj  AgentGym's SFT items {item_id, conversations}: a JSON list, or JSON lines when
              --out ends in .jsonl; item_id is <env>_<data_idx> as \`actorgym serve --agentgym-http\` numbers tasks
+  tokens     one token record per line for a trainer (ids, loss mask, log-probs, rewards per turn, GRPO group =
+             the task; docs/token-records.md); needs checkpoint:DIR, hf:DIR or openai:MODEL --tokenizer hf:DIR
 
 Examples:
   actorgym collect --env babyai --agent oracle --out babyai-oracle.jsonl
@@ -59,7 +61,7 @@ export function registerCollect(program: Command): void {
     .option('--horizon <turns>', 'max agent turns per episode (default: the env default)', positiveInt('--horizon'))
     .option('--concurrency <n>', 'episodes running at once', positiveInt('--concurrency'), 16)
     .option('--only-success', 'write successful episodes only')
-    .addOption(new Option('--format <format>', 'file format').choices(DEMO_FORMATS as string[]).default('actorgym'))
+    .addOption(new Option('--format <format>', 'file format').choices([...DEMO_FORMATS, 'tokens']).default('actorgym'))
     .requiredOption('--out <file>', 'file to write (written whole at the end, or not at all)')
     .option('--token <token>', 'bearer token for --remote (or ACTORGYM_TOKEN)')
     .option('--max-retries <n>', 'retries of an episode aborted by infrastructure', nonNegativeInt('--max-retries'), 1)

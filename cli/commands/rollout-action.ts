@@ -1,6 +1,6 @@
 /** What `actorgym rollout` does (its options are in rollout.ts). */
 import { createRolloutSystem } from '../../actors/rollout-system.ts';
-import { resolveAgent } from '../agent-spec.ts';
+import { resolveAgent, type ResolvedAgent } from '../agent-spec.ts';
 import { closeRemote } from '../close-remote.ts';
 import { checkEpisodesAgainstSplit } from '../episodes-past-split.ts';
 import { serveEventsPort } from '../events-port.ts';
@@ -12,9 +12,63 @@ import { showRunProgress } from '../progress.ts';
 import { resolveCommandEnv, serverStats } from '../remote-options.ts';
 import { printLlmUsage, printRolloutSummary } from '../summary.ts';
 import type { RolloutOptions } from './rollout.ts';
+import { existsSync, statSync } from 'node:fs';
+import path from 'node:path';
+import type { TokenRecordingPolicy } from '../../demos/token-recording-policy.ts';
+import { TokenRecordStream } from '../../demos/write-token-records.ts';
+import type { EpisodeOutput } from '../../machines/episode-record.ts';
+import { recordOfOutput, tokenRecorder, type RecordPlace } from '../token-records-out.ts';
+
+interface TokenRecordsOut {
+  readonly recorder: TokenRecordingPolicy;
+  readonly stream: TokenRecordStream;
+  /** The first record that could not be made: the run stops and the command fails with it. */
+  failure?: Error;
+  stop?: (reason: string) => void;
+}
+
+/** `--format tokens`: the agent wrapped to keep its ids and the file opened; on a refusal the agent and env are closed first. */
+async function openTokenRecords(options: RolloutOptions, agent: ResolvedAgent, env: Parameters<typeof closeRemote>[0]): Promise<TokenRecordsOut | undefined> {
+  if (options.out === undefined) return undefined;
+  try {
+    return { recorder: tokenRecorder(agent, options.agent), stream: new TokenRecordStream(options.out) };
+  } catch (error) {
+    await agent.dispose();
+    await closeRemote(env);
+    throw error;
+  }
+}
+
+function checkOutDir(out: string): void {
+  const dir = path.dirname(path.resolve(out));
+  if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new Error(`--out ${out}: directory ${dir} does not exist`);
+}
+
+/** The file written, and a warning when turns drift (docs/token-records.md: a tokenizer mismatch shows here). */
+function reportTokenRecords(stream: TokenRecordStream, json: boolean): void {
+  if (!json) process.stderr.write(`${stream.written} token records written to ${stream.file}\n`);
+  if (stream.driftTurns > 0) {
+    process.stderr.write(`warning: ${stream.driftTurns} turn(s) drift: their ids differ from re-tokenizing their text (the records keep the sampled ids; check that --tokenizer is the served model's)\n`);
+  }
+}
+
+/** Each scored episode's token record, one line as it finishes (the policy released it just before). */
+function writeRecordOf(tokens: TokenRecordsOut, place: RecordPlace): (output: EpisodeOutput) => void {
+  return (output) => {
+    try {
+      const record = recordOfOutput(output, tokens.recorder, place);
+      if (record !== undefined) tokens.stream.write(record);
+    } catch (error) {
+      tokens.failure ??= error instanceof Error ? error : new Error(String(error));
+      tokens.stop?.(`token record: ${tokens.failure.message}`);
+    }
+  };
+}
 
 export async function runRollout(options: RolloutOptions): Promise<void> {
   if (options.horizon !== undefined && options.schedule !== undefined) throw new Error('give --horizon or --schedule, not both');
+  if ((options.format === undefined) !== (options.out === undefined)) throw new Error('--format tokens and --out FILE go together: the token records are written to --out');
+  if (options.out !== undefined) checkOutDir(options.out);
   const token = options.token ?? process.env.ACTORGYM_TOKEN;
   const env = await resolveCommandEnv(options.env, options, token, options.envTimeout);
   const tasks = env.tasks(options.split).length;
@@ -33,9 +87,10 @@ export async function runRollout(options: RolloutOptions): Promise<void> {
     backend: options.backend,
     ...(options.temperature !== undefined ? { temperature: options.temperature } : {}),
   });
+  const tokens = await openTokenRecords(options, agent, env);
   const system = createRolloutSystem({
     env,
-    agent: agent.spec,
+    agent: tokens?.recorder ?? agent.spec,
     split: options.split,
     ...(options.episodes !== undefined ? { episodes: options.episodes } : {}),
     concurrency: options.concurrency,
@@ -46,7 +101,9 @@ export async function runRollout(options: RolloutOptions): Promise<void> {
     maxLostRetries: options.maxLostRetries,
     envTimeoutMs: options.envTimeout,
     ...(agent.agentTimeoutMs !== undefined ? { agentTimeoutMs: agent.agentTimeoutMs } : {}),
+    ...(tokens !== undefined ? { onEpisode: writeRecordOf(tokens, { env, split: options.split }) } : {}),
   });
+  if (tokens !== undefined) tokens.stop = (reason) => system.stop(reason);
   // Before the run: subscribers see it from `run.started`; close() below drains them.
   const eventServer = await serveEventsPort(system.events, options, token ? { token } : {});
   const total = options.episodes ?? tasks;
@@ -54,11 +111,14 @@ export async function runRollout(options: RolloutOptions): Promise<void> {
   agent.watchFatal?.((error) => system.stop(error.message));
   const interrupt = onInterrupt('stopping: no new episodes; running ones end as aborted', () => system.stop('interrupted (SIGINT)'));
   if (repeatNote !== undefined) process.stderr.write(`${repeatNote}\n`);
-  const summary = await system.run().finally(() => interrupt.dispose());
+  const summary = await system.run().finally(() => {
+    interrupt.dispose();
+    tokens?.stream.close();
+  });
   progress?.unsubscribe();
   await eventServer?.close();
   await agent.dispose();
-  const fatal = agent.fatalError?.();
+  const fatal = agent.fatalError?.() ?? tokens?.failure;
   if (fatal) {
     await closeRemote(env);
     throw fatal;
@@ -66,7 +126,9 @@ export async function runRollout(options: RolloutOptions): Promise<void> {
   const llm = agent.usage?.();
   const servers = serverStats(env);
   const repeated = repeatNote !== undefined ? { repeated: { tasks, episodes: summary.slots } } : {};
-  if (options.json) printJson({ ...summary, ...repeated, ...(interrupt.interrupted ? { interrupted: true } : {}), ...(llm ? { llm } : {}), ...(servers ? { servers } : {}) });
+  const written = tokens !== undefined ? { tokenRecords: { out: tokens.stream.file, written: tokens.stream.written, driftTurns: tokens.stream.driftTurns } } : {};
+  if (tokens !== undefined) reportTokenRecords(tokens.stream, options.json === true);
+  if (options.json) printJson({ ...summary, ...repeated, ...written, ...(interrupt.interrupted ? { interrupted: true } : {}), ...(llm ? { llm } : {}), ...(servers ? { servers } : {}) });
   else {
     printRolloutSummary(summary);
     if (llm) printLlmUsage(llm);

@@ -29,6 +29,8 @@ export interface RolloutOptions extends LlmFlags, HfAgentFlags, EventsPortFlags,
   envTimeout: number;
   backend: BackendPreference;
   json?: boolean;
+  format?: 'tokens';
+  out?: string;
 }
 
 export function registerRollout(program: Command): void {
@@ -50,6 +52,8 @@ export function registerRollout(program: Command): void {
     .option('--env-timeout <ms>', 'deadline of each env call, the remote connection\'s start-up calls included', positiveInt('--env-timeout'), 30_000)
     .addOption(new Option('--backend <backend>', 'tfjs backend of a checkpoint or hf: agent').choices(BACKEND_PREFERENCES as string[]).default('auto'))
     .option('--json', 'print one JSON object with the summary on stdout (with `llm` usage for an openai: agent, `servers` for --remote)')
+    .addOption(new Option('--format <format>', 'write each scored episode to --out: tokens = one token record per line (ids, loss mask, log-probs, rewards per turn; docs/token-records.md)').choices(['tokens']))
+    .option('--out <file>', 'with --format tokens: the JSON-lines file, written as episodes finish')
     .addHelpText('after', `${agentHelpText()}
 Ctrl-C stops the run: no new episodes start, running ones end as aborted, the summary of what
 finished is printed and the command exits 130. A second Ctrl-C quits at once.\n`);

@@ -29,7 +29,7 @@ export interface ServePolicyOptions {
 export function registerServePolicy(program: Command): void {
   program
     .command('serve-policy')
-    .description('serve a checkpoint or a Hugging Face model as an OpenAI-compatible chat model (GET /v1/models, POST /v1/chat/completions, streaming too)')
+    .description('serve a checkpoint or a Hugging Face model as an OpenAI-compatible chat model (GET /v1/models, POST /v1/chat/completions, streaming too; an hf:DIR model also POST /v1/completions with token-id prompts)')
     .option('--checkpoint <dir>', 'a run directory or its checkpoint/ directory')
     .option('--policy <spec>', 'instead of --checkpoint: hf:DIR, a Hugging Face model folder (config.json, *.safetensors, tokenizer.json, a chat template); checkpoint:DIR = --checkpoint DIR')
     .option('--adapter <dir>', 'with --policy hf:DIR: a peft LoRA adapter folder (adapter_config.json, adapter_model.safetensors) applied to the model')

@@ -34,7 +34,8 @@ function givenConfig(command: Command, o: TrainCliOptions): TrainingOptionsConfi
   } as TrainingOptionsConfig;
 }
 
-export async function runTrain(options: TrainCliOptions, command: Command): Promise<void> {
+/** `extra`: training options a command built on `train` adds (`learner`: its producer). */
+export async function runTrain(options: TrainCliOptions, command: Command, extra: Readonly<Record<string, unknown>> = {}): Promise<void> {
   options.policy ??= await policyOfCheckpoint(options.resume ?? options.init);
   givenAsyncConfig(options); // a stray --max-staleness fails before an env starts
   const token = options.token ?? process.env.ACTORGYM_TOKEN;
@@ -60,6 +61,7 @@ export async function runTrain(options: TrainCliOptions, command: Command): Prom
     ...(options.init !== undefined ? { init: options.init } : {}),
     envTimeoutMs: options.envTimeout,
     maxLostRetries: options.maxLostRetries,
+    ...extra,
   };
   const { summary, interrupted } = await runTraining(trainingOptions, options);
   if (options.json) printJson(summary);

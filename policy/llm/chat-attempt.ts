@@ -28,6 +28,8 @@ export interface AttemptFailure {
   readonly retryable: boolean;
   /** What the server asked for with Retry-After / retry-after-ms. */
   readonly retryAfterMs?: number;
+  /** The HTTP status of a rejection (a token-exact client falls back to chat on a 404 from /v1/completions). */
+  readonly status?: number;
 }
 
 export type AttemptOutcome = { readonly ok: true; readonly reply: AttemptReply } | { readonly ok: false; readonly failure: AttemptFailure };
@@ -61,7 +63,7 @@ const chunkSchema = z.object({
 });
 
 /** A 200 that is not a chat completion. */
-class BadResponse extends Error {}
+export class BadResponse extends Error {}
 
 function requestBody(request: ChatRequest) {
   return {
@@ -152,11 +154,12 @@ async function streamed(openai: OpenAI, request: ChatRequest, signal: AbortSigna
   return { content, promptTokens, completionTokens };
 }
 
-function timeoutFailure(timeoutMs: number): AttemptFailure {
+export function timeoutFailure(timeoutMs: number): AttemptFailure {
   return { code: 'LLM_TIMEOUT', detail: `no complete reply within the deadline of ${timeoutMs} ms`, retryable: true };
 }
 
-function classify(error: unknown, options: AttemptOptions): AttemptFailure {
+/** What a thrown error means to the retry loop (shared with completion-attempt.ts). */
+export function classify(error: unknown, options: Pick<AttemptOptions, 'timeoutMs' | 'now'>): AttemptFailure {
   if (error instanceof BadResponse) return { code: 'LLM_BAD_RESPONSE', detail: error.message, retryable: true };
   if (error instanceof SyntaxError) return { code: 'LLM_BAD_RESPONSE', detail: `the body is not valid JSON (${error.message})`, retryable: true };
   if (error instanceof APIConnectionTimeoutError) return timeoutFailure(options.timeoutMs);
@@ -168,7 +171,7 @@ function classify(error: unknown, options: AttemptOptions): AttemptFailure {
     const retryAfter = retryAfterMs(error.headers, options.now());
     const asked = retryAfter !== undefined ? { retryAfterMs: retryAfter } : {};
     if (status === 408 || status === 429 || status >= 500) return { code: 'LLM_UNAVAILABLE', detail: `HTTP ${error.message}`, retryable: true, ...asked };
-    return { code: 'LLM_REJECTED', detail: `the endpoint rejected the request: HTTP ${error.message}`, retryable: false };
+    return { code: 'LLM_REJECTED', detail: `the endpoint rejected the request: HTTP ${error.message}`, retryable: false, status };
   }
   return { code: 'LLM_UNAVAILABLE', detail: `the request failed: ${messageOf(error)}`, retryable: true };
 }
@@ -191,7 +194,7 @@ function firstIssue(error: z.ZodError): string {
 }
 
 /** An error's message with its cause (undici puts ECONNREFUSED and "other side closed" there). */
-function messageOf(error: unknown): string {
+export function messageOf(error: unknown): string {
   if (!(error instanceof Error)) return String(error);
   const cause = error.cause instanceof Error ? error.cause : undefined;
   const code = cause !== undefined && 'code' in cause && typeof cause.code === 'string' ? cause.code : undefined;

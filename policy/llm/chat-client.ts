@@ -20,20 +20,14 @@
  * console.log(reply.content, client.usage().latencyP50Ms);
  * await client.close();
  */
-import type OpenAI from 'openai';
-import { backoffDelay, DEFAULT_BACKOFF_BASE_MS, DEFAULT_BACKOFF_MAX_MS, sleep as realSleep, type BackoffOptions } from './backoff.ts';
-import type { attemptChat as AttemptChatFn } from './chat-attempt.ts';
 import type { CallKey, ChatReply, ChatRequest, LlmUsage } from './chat-types.ts';
-import { ConcurrencyLimit } from './concurrency-limit.ts';
-import { LlmError, redact } from './llm-error.ts';
+import { createEndpointCaller, DEFAULT_CONCURRENCY, DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS } from './endpoint-caller.ts';
 import { Recorder, recordEntry, Replayer, requestHash } from './record-replay.ts';
 import { UsageMeter } from './usage-meter.ts';
 
 export { requestHash };
 
-export const DEFAULT_CONCURRENCY = 16;
-export const DEFAULT_TIMEOUT_MS = 120_000;
-export const DEFAULT_RETRIES = 4;
+export { DEFAULT_CONCURRENCY, DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS };
 
 export interface ChatClientOptions {
   /** The endpoint's base, e.g. http://127.0.0.1:8000/v1. */
@@ -92,93 +86,18 @@ function replayingClient(replayer: Replayer, meter: UsageMeter): ChatClient {
   };
 }
 
-type AttemptChat = typeof AttemptChatFn;
-
 function liveClient(options: ChatClientOptions, meter: UsageMeter, recorder: Recorder | undefined): ChatClient {
-  const concurrency = checkedInt('concurrency', options.concurrency ?? DEFAULT_CONCURRENCY, 1);
-  const retries = checkedInt('retries', options.retries ?? DEFAULT_RETRIES, 0);
-  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  if (!(timeoutMs > 0)) throw new RangeError(`timeoutMs must be > 0, got ${timeoutMs}`);
-  const backoff: BackoffOptions = {
-    baseMs: options.backoff?.baseMs ?? DEFAULT_BACKOFF_BASE_MS,
-    maxMs: options.backoff?.maxMs ?? DEFAULT_BACKOFF_MAX_MS,
-    random: options.random ?? Math.random,
-  };
-  const sleep = options.sleep ?? realSleep;
-  const apiKey = options.apiKey !== undefined && options.apiKey !== '' ? options.apiKey : undefined;
-  // The SDK (about 500 modules) and the attempt code that needs its classes load on the first
-  // request, so that importing actorgym or building a replay client does not pay for them.
-  const sdkOptions: ConstructorParameters<typeof OpenAI>[0] = {
-    baseURL: options.baseURL,
-    // The SDK insists on a key; without one we send none at all (a null header is removed).
-    apiKey: apiKey ?? 'no-key',
-    ...(apiKey === undefined ? { defaultHeaders: { authorization: null } } : {}),
-    organization: null,
-    project: null,
-    maxRetries: 0,
-    // Our deadline (chat-attempt.ts) fires first; this only keeps the SDK's 10-minute default out of the way.
-    timeout: timeoutMs + 1_000,
-  };
-  let sdk: Promise<{ openai: OpenAI; attemptChat: AttemptChat }> | undefined;
-  const loadSdk = () =>
-    (sdk ??= Promise.all([import('openai'), import('./chat-attempt.ts')]).then(([{ default: Sdk }, attempt]) => ({
-      openai: new Sdk(sdkOptions),
-      attemptChat: attempt.attemptChat,
-    })));
-  const limit = new ConcurrencyLimit(concurrency);
-  const attemptOptions = { timeoutMs, stream: options.stream ?? false, now: () => Date.now() };
-  const endpoint = publicEndpoint(options.baseURL);
-
-  async function complete(request: ChatRequest, key: CallKey): Promise<ChatReply> {
-    let attempt = 0;
-    for (;;) {
-      const release = await limit.acquire();
-      meter.attemptStarted();
-      let outcome;
-      try {
-        const { openai, attemptChat } = await loadSdk();
-        outcome = await attemptChat(openai, request, attemptOptions);
-      } finally {
-        meter.attemptEnded();
-        release();
-      }
-      if (outcome.ok) {
-        const reply: ChatReply = { ...outcome.reply, retries: attempt };
-        meter.succeeded(reply);
-        recorder?.write(recordEntry(key, request, { reply }));
-        return reply;
-      }
-      const failure = outcome.failure;
-      if (!failure.retryable || attempt >= retries) {
-        const detail = redact(failure.retryable ? `${failure.detail} (after ${attempt + 1} attempt${attempt === 0 ? '' : 's'} at ${endpoint})` : `${failure.detail} (${endpoint})`, apiKey);
-        const error = new LlmError(failure.code, detail, key, attempt);
-        meter.failed(attempt);
-        recorder?.write(recordEntry(key, request, { error: { code: error.code, detail: error.detail, retries: attempt } }));
-        throw error;
-      }
-      // The slot is free while we wait: a backing-off call does not block other episodes.
-      await sleep(backoffDelay(attempt, backoff, failure.retryAfterMs));
-      attempt += 1;
-    }
-  }
-
+  const caller = createEndpointCaller(options, meter);
+  const attemptOptions = { timeoutMs: caller.timeoutMs, stream: options.stream ?? false, now: () => Date.now() };
+  // The attempt code needs the SDK's classes: it loads with the SDK, on the first request.
+  const complete = (request: ChatRequest, key: CallKey): Promise<ChatReply> =>
+    caller.call(
+      async (openai) => (await import('./chat-attempt.ts')).attemptChat(openai, request, attemptOptions),
+      key,
+      (result) => {
+        if ('reply' in result) recorder?.write(recordEntry(key, request, { reply: result.reply }));
+        else recorder?.write(recordEntry(key, request, { error: { code: result.error.code, detail: result.error.detail, retries: result.error.retries } }));
+      },
+    );
   return { complete, usage: () => meter.usage(), close: async () => undefined };
-}
-
-function checkedInt(name: string, value: number, min: number): number {
-  if (!Number.isInteger(value) || value < min) throw new RangeError(`${name} must be an integer ≥ ${min}, got ${value}`);
-  return value;
-}
-
-/** The base URL without user info, for error messages. */
-function publicEndpoint(baseURL: string): string {
-  try {
-    const url = new URL(baseURL);
-    url.username = '';
-    url.password = '';
-    url.search = '';
-    return url.toString();
-  } catch {
-    return baseURL;
-  }
 }

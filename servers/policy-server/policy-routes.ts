@@ -34,6 +34,8 @@ export class PolicyRoutes {
     private readonly detail: HealthDetail,
     private readonly completion: CompletionRoute,
     private readonly model: object,
+    /** `POST /v1/completions` (a Hugging Face model's, ./hf/hf-text-completion.ts); absent: 404. */
+    private readonly textCompletion?: CompletionRoute,
   ) {}
 
   /** From now on requests get 503 and `/readyz` 503. */
@@ -64,11 +66,16 @@ export class PolicyRoutes {
       if (method !== 'POST') throw new ApiError(405, 'method_not_allowed', `use POST on ${path}, not ${method}`);
       return this.completion.answer(req, res);
     }
+    if (path === '/v1/completions' && this.textCompletion !== undefined) {
+      if (method !== 'POST') throw new ApiError(405, 'method_not_allowed', `use POST on ${path}, not ${method}`);
+      return this.textCompletion.answer(req, res);
+    }
     if (path === '/v1/models' || path.startsWith('/v1/models/')) {
       if (method !== 'GET') throw new ApiError(405, 'method_not_allowed', `use GET on ${path}, not ${method}`);
       return sendJson(res, 200, path === '/v1/models' ? { object: 'list', data: [this.model] } : this.model);
     }
-    throw new ApiError(404, 'unknown_url', `no route ${method} ${path || '/'}; routes: GET /v1/models, POST /v1/chat/completions`);
+    const routes = `GET /v1/models, POST /v1/chat/completions${this.textCompletion !== undefined ? ', POST /v1/completions' : ''}`;
+    throw new ApiError(404, 'unknown_url', `no route ${method} ${path || '/'}; routes: ${routes}`);
   }
 
   /** Throws the refusal of a foreign browser page, a draining server or a missing token. */

@@ -118,6 +118,8 @@ export async function startPolicyServer(options: PolicyServerOptions): Promise<P
 export interface PolicyServing<S extends { close(): void }> {
   readonly served: S;
   readonly completion: CompletionRoute;
+  /** `POST /v1/completions`, when the served model takes a prompt of its own (a Hugging Face model). */
+  readonly textCompletion?: CompletionRoute;
   readonly modelId: string;
   readonly detail: HealthDetail;
 }
@@ -126,9 +128,9 @@ export interface PolicyServing<S extends { close(): void }> {
 export async function listenPolicy<S extends { close(): void }>(options: PolicyListenOptions, serving: PolicyServing<S>): Promise<PolicyServer<S>> {
   const host = options.host ?? '127.0.0.1';
   const now = options.now ?? Date.now;
-  const { served, completion, modelId, detail } = serving;
+  const { served, completion, modelId, detail, textCompletion } = serving;
   const model = { id: modelId, object: 'model', created: Math.floor(now() / 1000), owned_by: 'actorgym' };
-  const routes = new PolicyRoutes(options, detail, completion, model);
+  const routes = new PolicyRoutes(options, detail, completion, model, textCompletion);
   const server = createHttpServer(options, routes);
   const port = await listen(server, options.port, host);
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}/v1`;

@@ -115,6 +115,20 @@ describe('the HF agent\'s own weights under asynchronous training', () => {
     models.dispose();
   });
 
+  it('a worker\'s loadWeights reaches the agent\'s own copy (the learner\'s config is asynchronous there too)', async () => {
+    const [learner, worker] = [await open('lora', ASYNC), await open('lora', ASYNC)];
+    const [from, to] = [hfRunModel(getEnv('babyai'), learner.models, learner.config, 0), hfRunModel(getEnv('babyai'), worker.models, worker.config, 0)];
+    learnerMoves(learner.models, 0.05);
+    const named = await from.exportWeights(3);
+    to.loadWeights(named);
+    expect(agentOf(to.policy).version).toBe(3);
+    expect(logits(agentOf(to.policy).model)).toEqual(logits(learner.models.model));
+    // Still its own copy: a later update of the variables does not reach it mid-assignment.
+    expect(agentOf(to.policy).model).not.toBe(worker.models.model);
+    for (const run of [from, to]) run.dispose();
+    for (const m of [learner, worker]) m.models.dispose();
+  });
+
   it('synchronous runs decode with the learner\'s own model (no copy)', async () => {
     const { models, config } = await open('lora', undefined);
     const baseline = tf.memory().numTensors;

@@ -12,6 +12,7 @@
  * weights (learner/hf/hf-agent-weights.ts); a publish snapshots the learner's, and the producer
  * applies it between steps.
  */
+import type * as tf from '@tensorflow/tfjs-core';
 import { promptOf, type EnvDefinition } from '../../../envs/contract.ts';
 import { HfPolicy } from '../../../policy/hf/agent/index.ts';
 import type { HfCausalLm } from '../../../policy/hf/causal-lm.ts';
@@ -24,6 +25,7 @@ import type { StagedWeights } from '../../buffer/local-producer.ts';
 import type { RunModel } from '../run-model.ts';
 import { evaluateHf } from './hf-evaluate.ts';
 import { saveHfRun } from './hf-checkpoint-io.ts';
+import { assignNamedWeights, toNamedWeights } from '../named-weights.ts';
 
 /** The name runs and summaries give the model: `hf:<folder>`. */
 export const hfModelName = (dir: string): string => `hf:${dir.split(/[\\/]/).filter(Boolean).pop() ?? dir}`;
@@ -102,6 +104,13 @@ export function hfRunModel(env: EnvDefinition, models: HfRunModels, config: Trai
       });
     },
     publish: (version) => weights.publish(agent, version),
+    exportWeights: (version) => toNamedWeights(version, policyVariables(models)),
+    loadWeights: (named) => {
+      assignNamedWeights(new Map(policyVariables(models)), named);
+      // The agent decodes with them from now on: the learner's variables (shared), or a snapshot
+      // of them when it has weights of its own.
+      weights.publish(agent, named.version).apply();
+    },
     save: (dir, state, options) => saveHfRun(dir, models, state, config.hf!, options),
     evaluate: (request) => evaluateHf({ ...request, agent: hfAgent(request.env, models, config, request.temperature, agent.version) }),
     dispose: () => {
@@ -109,4 +118,13 @@ export function hfRunModel(env: EnvDefinition, models: HfRunModels, config: Trai
       weights.dispose();
     },
   };
+}
+
+/**
+ * The variables the agent decodes with that the learner trains, by stable name (the optimizer's:
+ * `<module path>.lora_A/B` for LoRA, transformers' tensor names in full fine-tuning); the value
+ * head is the learner's alone.
+ */
+function policyVariables(models: HfRunModels): (readonly [string, tf.Variable])[] {
+  return models.optimizer.params.filter(([name]) => !name.startsWith('value_head.'));
 }

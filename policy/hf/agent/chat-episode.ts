@@ -39,6 +39,11 @@ export class ChatEpisode {
     private readonly prompt: PromptTemplate,
   ) {}
 
+  /** The messages so far (a chat-only server is sent these; the ids held are their render). */
+  get conversation(): readonly ChatMessage[] {
+    return this.messages;
+  }
+
   /** The ids of the opening render (system, first user turn, generation prompt). */
   open(turn: TurnInput): number[] {
     this.messages.push(...openingMessages(this.prompt, turn));

@@ -8,8 +8,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { BadRequest, readJsonBody } from '../../agentgym-http/http-io.ts';
-import { ApiError, asApiError, sendJson } from '../api-error.ts';
+import { asApiError, sendJson } from '../api-error.ts';
+import { checkModelName, readHfBody } from './hf-route-io.ts';
 import type { CompletionMeta } from '../completion-objects.ts';
 import { SseWriter } from '../sse-writer.ts';
 import { hfClosingChunks, hfCompletionObject, hfRoleChunk, type ReplyShape } from './hf-completion-objects.ts';
@@ -41,20 +41,11 @@ export class HfChatCompletion {
   }
 
   private checkModel(request: HfChatRequest): void {
-    const known = [this.options.served.modelId, ...this.options.aliases];
-    if (!known.includes(request.model)) {
-      throw new ApiError(400, 'invalid_request', `model: no model "${request.model}" here; this server serves ${known.map((k) => `"${k}"`).join(' (or ')}${known.length > 1 ? ')' : ''} (GET /v1/models)`, 'model');
-    }
+    checkModelName(request.model, [this.options.served.modelId, ...this.options.aliases]);
   }
 
-  /** The JSON body; a bad or oversized one is OpenAI's 400 or 413. */
-  private async readBody(req: IncomingMessage): Promise<unknown> {
-    try {
-      return await readJsonBody(req, this.options.maxBodyBytes);
-    } catch (error) {
-      if (!(error instanceof BadRequest)) throw error;
-      throw error.status === 413 ? new ApiError(413, 'body_too_large', error.message) : new ApiError(400, 'invalid_request', error.message);
-    }
+  private readBody(req: IncomingMessage): Promise<unknown> {
+    return readHfBody(req, this.options.maxBodyBytes);
   }
 }
 

@@ -24,10 +24,13 @@ export interface ReplyShape {
   readonly tokenText: (id: number) => string;
 }
 
+/** How a log-prob entry names its token: `token_id:<id>` (vLLM's return_tokens_as_token_ids) or its text. */
+export const tokenName = (id: number, shape: ReplyShape): string => (shape.request.tokensAsTokenIds ? `token_id:${id}` : shape.tokenText(id));
+
 export function logProbsOf(generation: ServedGeneration, shape: ReplyShape): { content: TokenLogProb[]; refusal: null } | null {
   if (!shape.request.logprobs) return null;
   const content = generation.tokens.map((id, i): TokenLogProb => {
-    const token = shape.request.tokensAsTokenIds ? `token_id:${id}` : shape.tokenText(id);
+    const token = tokenName(id, shape);
     return { token, logprob: generation.logProbs[i]!, bytes: [...Buffer.from(token, 'utf8')], top_logprobs: [] };
   });
   return { content, refusal: null };
@@ -92,4 +95,37 @@ export function hfClosingChunks(meta: CompletionMeta, generation: ServedGenerati
     });
   }
   return chunks;
+}
+
+/**
+ * A `text_completion` (`/v1/completions`): with `logprobs` the legacy shape
+ * `{ tokens, token_logprobs, top_logprobs, text_offset }` (the sampled id is its own top-1); with
+ * `return_token_ids` the choice carries `token_ids` and `prompt_token_ids`, as vLLM's does.
+ */
+export function hfTextCompletionObject(meta: CompletionMeta, generation: ServedGeneration, shape: ReplyShape) {
+  const names = generation.tokens.map((id) => tokenName(id, shape));
+  const offsets: number[] = [];
+  let at = 0;
+  for (const id of generation.tokens) {
+    offsets.push(at);
+    at += shape.tokenText(id).length;
+  }
+  const logprobs = shape.request.logprobs
+    ? { tokens: names, token_logprobs: [...generation.logProbs], top_logprobs: names.map((name, i) => ({ [name]: generation.logProbs[i]! })), text_offset: offsets }
+    : null;
+  const ids = shape.request.returnTokenIds;
+  return {
+    id: meta.id,
+    object: 'text_completion' as const,
+    created: meta.created,
+    model: meta.model,
+    choices: [{
+      index: 0,
+      text: generation.text,
+      logprobs,
+      finish_reason: generation.finish,
+      ...(ids ? { token_ids: [...generation.tokens], prompt_token_ids: [...generation.promptIds] } : {}),
+    }],
+    usage: hfUsage(generation),
+  };
 }

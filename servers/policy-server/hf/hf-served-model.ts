@@ -12,7 +12,8 @@ import type { HfTokenizer } from '../../../policy/hf/tokenizer/index.ts';
 import { ApiError } from '../api-error.ts';
 import { DEFAULT_HF_MAX_BATCH, DEFAULT_HF_MAX_QUEUE, DEFAULT_HF_MAX_TOKENS } from './hf-defaults.ts';
 import type { HfChatRequest } from './hf-request-schema.ts';
-import { prepareGeneration, type GenerationDefaults, type PreparedGeneration } from './prepare-generation.ts';
+import { prepareFromIds, prepareGeneration, type GenerationDefaults, type PreparedGeneration } from './prepare-generation.ts';
+import type { HfTextRequest } from './hf-text-request-schema.ts';
 import { replyText, type ReplyText } from './reply-text.ts';
 import { RequestBatcher, type BatchStats } from '../request-batcher.ts';
 import { runGenerationBatch } from './run-generation-batch.ts';
@@ -90,6 +91,20 @@ export class HfServedModel {
   /** Renders and checks `request` (a 400 ApiError when it cannot be served) without queueing it. */
   prepare(request: HfChatRequest): PreparedGeneration {
     return prepareGeneration(request, this.options.tokenizer, this.context, this.#defaults);
+  }
+
+  /**
+   * Checks a `/v1/completions` prompt (ids within the vocabulary; text encoded as the tokenizer
+   * does with its special tokens, as vLLM does) and sizes it, without queueing it.
+   */
+  prepareText(request: HfTextRequest): PreparedGeneration {
+    const { tokenizer } = this.options;
+    const ids = 'ids' in request.prompt ? request.prompt.ids : tokenizer.encode(request.prompt.text, { addSpecialTokens: true });
+    const bad = ids.findIndex((id) => id >= this.options.model.config.vocabSize);
+    if (bad >= 0) {
+      throw new ApiError(400, 'invalid_request', `prompt[${bad}]: token id ${ids[bad]} is past the model's vocabulary of ${this.options.model.config.vocabSize} ids`, `prompt[${bad}]`);
+    }
+    return prepareFromIds(ids, request, this.context, this.#defaults, 'prompt');
   }
 
   /** Generates the reply of a prepared request, in the next batch. */

@@ -31,8 +31,18 @@ export interface PreparedGeneration {
   readonly seed: number;
 }
 
+/** The sampling fields of a request (chat or completions). */
+export type SamplingRequest = Pick<HfChatRequest, 'maxTokens' | 'temperature' | 'topP' | 'seed'>;
+
 export function prepareGeneration(request: HfChatRequest, tokenizer: HfTokenizer, context: number, defaults: GenerationDefaults): PreparedGeneration {
-  const promptIds = renderPrompt(request, tokenizer);
+  return prepareFromIds(renderPrompt(request, tokenizer), request, context, defaults, 'messages');
+}
+
+/**
+ * A generation of given prompt ids (`/v1/completions`, and a chat request once rendered);
+ * `promptParam` names the field a prompt too long for the context is blamed on.
+ */
+export function prepareFromIds(promptIds: readonly number[], request: SamplingRequest, context: number, defaults: GenerationDefaults, promptParam: string): PreparedGeneration {
   const prompt = promptIds.length;
   const room = context - prompt;
   let maxNewTokens: number;
@@ -43,14 +53,14 @@ export function prepareGeneration(request: HfChatRequest, tokenizer: HfTokenizer
       throw new ApiError(
         400,
         'invalid_request',
-        `the prompt is ${prompt} tokens and ${asked}: ${prompt + maxNewTokens} is over the model's context of ${context} tokens (config.json max_position_embeddings); send max_tokens ≤ ${Math.max(0, room)} or a shorter conversation`,
+        `the prompt is ${prompt} tokens and ${asked}: ${prompt + maxNewTokens} is over the model's context of ${context} tokens (config.json max_position_embeddings); send max_tokens ≤ ${Math.max(0, room)} or a shorter ${promptParam === 'messages' ? 'conversation' : 'prompt'}`,
         'max_tokens',
       );
     }
   } else {
     maxNewTokens = Math.min(defaults.defaultMaxTokens, defaults.maxTokensCap ?? room, room);
     if (maxNewTokens < 1) {
-      throw new ApiError(400, 'invalid_request', `the prompt is ${prompt} tokens: it leaves no room in the model's context of ${context} tokens (config.json max_position_embeddings)`, 'messages');
+      throw new ApiError(400, 'invalid_request', `the prompt is ${prompt} tokens: it leaves no room in the model's context of ${context} tokens (config.json max_position_embeddings)`, promptParam);
     }
   }
   return {

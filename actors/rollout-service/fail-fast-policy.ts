@@ -1,0 +1,47 @@
+/**
+ * A policy wrapper that turns an endpoint failure into the end of the batch: when a call fails
+ * after the LLM client's own retries (refused, 5xx, deadlines, a 4xx), the endpoint is down or
+ * refuses the model, and retrying the episode elsewhere cannot help (every episode calls the same
+ * endpoint). `onFailure` is told once; the episode still ends aborted as the rollout system has it.
+ */
+import type { ActRequest, Decision, Policy, TokenTrajectory } from '../../policy/policy.ts';
+import { LlmError, type LlmErrorCode } from '../../policy/llm/llm-error.ts';
+
+const ENDPOINT_DOWN: ReadonlySet<LlmErrorCode> = new Set(['LLM_UNAVAILABLE', 'LLM_TIMEOUT', 'LLM_REJECTED']);
+
+export class FailFastPolicy implements Policy {
+  #told = false;
+
+  constructor(
+    private readonly inner: Policy,
+    private readonly onFailure: (error: LlmError) => void,
+  ) {}
+
+  get name(): string {
+    return this.inner.name;
+  }
+
+  get version(): number {
+    return this.inner.version;
+  }
+
+  get concurrent(): boolean {
+    return this.inner.concurrent === true;
+  }
+
+  async act(batch: readonly ActRequest[]): Promise<readonly Decision[]> {
+    try {
+      return await this.inner.act(batch);
+    } catch (error) {
+      if (error instanceof LlmError && ENDPOINT_DOWN.has(error.code) && !this.#told) {
+        this.#told = true;
+        this.onFailure(error);
+      }
+      throw error;
+    }
+  }
+
+  release(episodeId: string): TokenTrajectory | undefined {
+    return this.inner.release(episodeId);
+  }
+}

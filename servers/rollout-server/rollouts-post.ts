@@ -1,0 +1,74 @@
+/**
+ * `POST /v1/rollouts`: the body read and checked, the env opened, the batch planned and started,
+ * then its stream: `started`, a `record` per scored episode, and `done` (or `error`) last. The
+ * client closing the connection cancels the batch; the batch's env instances are given back and
+ * its LLM client closed before its place is freed.
+ */
+import { randomBytes } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { BadRequest, readJsonBody } from '../agentgym-http/http-io.ts';
+import { planBatch, type PlanLimits } from './batch-plan.ts';
+import type { BatchRegistry } from './batch-registry.ts';
+import type { BatchRunner, RunningBatch } from './batch-runner.ts';
+import type { EnvSource } from './env-source.ts';
+import { NdjsonStream } from './ndjson-stream.ts';
+import { RequestError } from './request-error.ts';
+import { parseRolloutRequest } from './request-schema.ts';
+import type { OpsLog } from '../listener/ops-log.ts';
+
+export interface RolloutsPostParts {
+  readonly runner: BatchRunner;
+  readonly envs: EnvSource;
+  readonly batches: BatchRegistry;
+  readonly limits: PlanLimits & { readonly maxBodyBytes: number };
+  readonly log: OpsLog;
+}
+
+async function readBody(req: IncomingMessage, maxBytes: number): Promise<unknown> {
+  try {
+    return await readJsonBody(req, maxBytes);
+  } catch (error) {
+    if (error instanceof BadRequest) throw new RequestError(error.status === 413 ? 413 : 400, error.message);
+    throw error;
+  }
+}
+
+function startBatch(parts: RolloutsPostParts, spec: Parameters<BatchRunner>[0], stream: NdjsonStream): RunningBatch {
+  try {
+    return parts.runner(spec, { record: (record) => stream.line({ type: 'record', record }) });
+  } catch (error) {
+    const field = (error as { field?: unknown }).field;
+    if (typeof field === 'string') throw new RequestError(400, (error as Error).message, field);
+    throw error;
+  }
+}
+
+/** Answers one POST; throws a RequestError (answered by the routes) for anything refused before the stream opens. */
+export async function postRollouts(parts: RolloutsPostParts, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  if (!parts.batches.admit()) throw new RequestError(503, `the service runs ${parts.batches.maxBatches} batches already (its limit); retry later`);
+  let id: string | undefined;
+  try {
+    const parsed = parseRolloutRequest(await readBody(req, parts.limits.maxBodyBytes));
+    if (!parsed.ok) throw new RequestError(400, parsed.message, parsed.field);
+    const env = await parts.envs.get(parsed.value.env);
+    const spec = planBatch(`ro-${randomBytes(6).toString('hex')}`, parsed.value, env, parts.limits);
+    const stream = new NdjsonStream(res);
+    const batch = startBatch(parts, spec, stream);
+    id = spec.id;
+    parts.batches.started(id, batch);
+    const episodes = spec.tasks.length * spec.groupSize;
+    parts.log('batch.started', { id, env: env.spec.id, episodes, concurrency: spec.concurrency, horizon: spec.horizon });
+    stream.open(id);
+    stream.line({ type: 'started', id, episodes });
+    const gone = () => batch.cancel('the client closed the connection');
+    // A client gone while its env was being opened cancels at once; later, when its socket closes.
+    if (res.destroyed) gone();
+    else res.once('close', () => res.writableFinished || gone());
+    const end = await batch.done;
+    parts.log('batch.ended', { id: spec.id, ok: end.ok, ...(end.ok ? {} : { message: end.message }) });
+    if (end.ok) stream.end({ type: 'done', summary: end.summary });
+    else stream.end({ type: 'error', message: end.message, ...(end.summary !== undefined ? { summary: end.summary } : {}) });
+  } finally {
+    parts.batches.leave(id);
+  }
+}
