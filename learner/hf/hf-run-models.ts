@@ -4,7 +4,8 @@
  * variable in full fine-tuning), Adam over the trained variables, and the tokenizer.
  *
  * LoRA: the agent decodes with the adapted model, whose adapter variables Adam updates in place,
- * so the rollouts of the next step use the new weights with no copy. The KL reference is always
+ * so the rollouts of the next step use the new weights with no copy (synchronous training; under
+ * asynchronous training the agent decodes with its own snapshot, hf-agent-weights.ts). The KL reference is always
  * the base model folder's weights (adapters off), also for a run started from an SFT run's
  * adapters or weights, so a resumed run finds its reference where it started: in `hf.model`.
  */
@@ -26,7 +27,7 @@ import { createValueHead, trainableWeights, type TrainableHfModel, type ValueHea
 export interface HfRunModels {
   readonly tokenizer: HfTokenizer;
   readonly config: HfModelConfig;
-  /** The model the agent decodes with and the learner trains. */
+  /** The model the learner trains (and the agent decodes with, unless it has its own weights: hf-agent-weights.ts). */
   readonly model: HfCausalLm;
   /** LoRA mode: the adapters (the only trained variables). */
   readonly adapters: LoraAdapters | undefined;
