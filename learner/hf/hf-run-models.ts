@@ -4,7 +4,8 @@
  * variable in full fine-tuning), Adam over the trained variables, and the tokenizer.
  *
  * LoRA: the agent decodes with the adapted model, whose adapter variables Adam updates in place,
- * so the rollouts of the next step use the new weights with no copy. The KL reference is always
+ * so the rollouts of the next step use the new weights with no copy (synchronous training; under
+ * asynchronous training the agent decodes with its own snapshot, hf-agent-weights.ts). The KL reference is always
  * the base model folder's weights (adapters off), also for a run started from an SFT run's
  * adapters or weights, so a resumed run finds its reference where it started: in `hf.model`.
  */
@@ -15,6 +16,7 @@ import { loadHfModel } from '../../policy/hf/load-hf-model.ts';
 import { attachLora, initLoraAdapters, loadPeftAdapter, loraConfig, type LoraAdapters } from '../../policy/hf/lora/index.ts';
 import { loadHfTokenizer, type HfTokenizer } from '../../policy/hf/tokenizer/index.ts';
 import { countParameters } from '../../policy/hf/memory-estimate.ts';
+import { assertAgentCopyFits } from './hf-agent-copy-memory.ts';
 import { deriveSeed } from '../../machines/seed.ts';
 import type { HfRunSettings } from '../hf-settings.ts';
 import { LearnerOptimizer } from '../optimizer.ts';
@@ -25,7 +27,7 @@ import { createValueHead, trainableWeights, type TrainableHfModel, type ValueHea
 export interface HfRunModels {
   readonly tokenizer: HfTokenizer;
   readonly config: HfModelConfig;
-  /** The model the agent decodes with and the learner trains. */
+  /** The model the learner trains (and the agent decodes with, unless it has its own weights: hf-agent-weights.ts). */
   readonly model: HfCausalLm;
   /** LoRA mode: the adapters (the only trained variables). */
   readonly adapters: LoraAdapters | undefined;
@@ -54,6 +56,11 @@ export interface OpenHfModelsOptions {
   readonly start?: { readonly adapters?: LoraAdapters; readonly weights?: Readonly<Record<string, tf.Tensor>>; readonly valueHead?: SavedValueHead };
   /** PPO: a value head on the final hidden state, trained with the policy (a fresh one unless `start` has it). */
   readonly critic: boolean;
+  /**
+   * Asynchronous training: the agent will decode with its own copies of the trained weights
+   * (hf-agent-weights.ts); full fine-tuning is refused when they cannot fit (hf-agent-copy-memory.ts).
+   */
+  readonly agentCopy?: boolean;
 }
 
 /** A saved value head's tensors (copied into the variables; the caller frees them). */
@@ -103,7 +110,15 @@ function valueHeadFor(o: OpenHfModelsOptions, hidden: number): ValueHead {
 
 export async function openHfModels(o: OpenHfModelsOptions): Promise<HfRunModels> {
   const { settings } = o;
-  const { model: base } = await loadHfModel(settings.model, { backend: o.backend });
+  const { model: base, estimate } = await loadHfModel(settings.model, { backend: o.backend });
+  if (settings.mode === 'full' && o.agentCopy === true) {
+    try {
+      assertAgentCopyFits(estimate, o.backend, settings.model);
+    } catch (error) {
+      base.dispose();
+      throw error;
+    }
+  }
   const tokenizer = loadHfTokenizer(settings.model, { vocabSize: base.config.vocabSize });
   const valueHead = o.critic ? valueHeadFor(o, base.config.hiddenSize) : undefined;
   const critic: [string, tf.Variable][] = valueHead ? [['value_head.w', valueHead.w], ['value_head.b', valueHead.b]] : [];

@@ -20,11 +20,8 @@ export async function trainHfRun(input: TrainRunInput): Promise<TrainingSummary>
   });
   const { config, backend, runDir, models, resumed } = opened;
   try {
-    // The HF agent decodes with the learner's own variables (hf-run-model.ts `publish`), so a
-    // collection running ahead while the learner trains would see its weights change mid-step.
-    if ((config.async?.maxStaleness ?? 0) > 0) {
-      throw new Error(`async training (maxStaleness ${config.async?.maxStaleness}) is not supported for a Hugging Face model yet: its agent shares the learner's weights; use maxStaleness 0`);
-    }
+    // Asynchronous training (maxStaleness > 0): the agent decodes with its own copy of the
+    // trained weights, swapped between steps (hf-run-model.ts).
     const model = hfRunModel(input.env, models, config, resumed?.state.policyVersion ?? 0);
     return await runTraining(input, {
       config, backend, runDir, learnerThreads: 1,

@@ -17,6 +17,7 @@ import { parseSavedConfig, resumeConfig, resolveConfig, type TrainingConfig, typ
 import type { BackendPreference } from '../../../policy/backend-preference.ts';
 import { RunDir } from '../run-dir.ts';
 import { loadHfRun, type LoadedHfRun } from './hf-checkpoint-io.ts';
+import { hfAgentOwnsWeights } from './hf-run-model.ts';
 
 export interface OpenHfRunInput {
   readonly env: EnvDefinition;
@@ -86,7 +87,7 @@ export async function openHfRun(input: OpenHfRunInput): Promise<OpenedHfRun> {
   if (config.hf === undefined) throw new Error('a Hugging Face run needs its model (--policy hf:DIR)');
   const out = input.out ?? (resumed ? RunDir.ofCheckpoint(resumed.dir) : undefined);
   const start = resumed ?? init;
-  const models = await openHfModels({ settings: config.hf, lr: config.lr, seed: config.seed, backend, critic: config.algo === 'ppo', ...(start ? { start: start.start } : {}) });
+  const models = await openHfModels({ settings: config.hf, lr: config.lr, seed: config.seed, backend, critic: config.algo === 'ppo', agentCopy: hfAgentOwnsWeights(config), ...(start ? { start: start.start } : {}) });
   try {
     if (resumed) await resumed.restoreOptimizer(models);
   } catch (error) {
