@@ -75,6 +75,8 @@ async function hfModel(options: WorkerPolicyOptions, config: TrainingConfig, wel
   const models = await openHfModels({
     settings: { ...settings, model: options.hfModel ?? hf.model }, lr: config.lr, seed: config.seed, backend, critic: false,
   });
-  const model = hfRunModel(options.env, models, { ...config, hf: { ...settings, model: options.hfModel ?? hf.model } }, welcome.version);
+  // A worker's weights change only between assignments (loadWeights), so its agent needs no copy of its own, even when the run is asynchronous.
+  const { async: _async, ...synchronous } = config;
+  const model = hfRunModel(options.env, models, { ...synchronous, hf: { ...settings, model: options.hfModel ?? hf.model } }, welcome.version);
   return { model, free: () => { model.dispose(); models.dispose(); } };
 }
