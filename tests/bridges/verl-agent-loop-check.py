@@ -22,6 +22,7 @@ from verl.experimental.agent_loop.agent_loop import AgentLoopOutput, DictConfigW
 from verl.workers.rollout.replica import TokenOutput  # noqa: E402
 
 import actorgym_agent_loop  # noqa: E402
+import make_dataset  # noqa: E402
 
 
 class ScriptedServerManager:
@@ -133,6 +134,12 @@ async def main(url, tokenizer_dir):
         {"temperature": 1.0}, raw_prompt=raw_prompt, extra_info={"item_id": "babyai_2"})
     check(out2.reward_score == 0.0 and out2.extra_fields["outcome"] == "truncated", "truncated episode scores 0")
     check(out2.num_turns == 1 + 2 + 1 and out2.response_mask[-1] == 1, "truncated: turns and last token")
+    # A dataset row as make_dataset writes it drives the loop the same way.
+    row = make_dataset.rows("babyai", make_dataset.parse_indices("2:3"), raw_prompt[0]["content"])[0]
+    manager3 = recorded(ScriptedServerManager(tokenizer, replies[1:]))
+    out3 = await make_loop(tokenizer, manager3, url, max_turns=8).run(
+        {"temperature": 1.0}, raw_prompt=row["prompt"], extra_info=row["extra_info"], agent_name=row["agent_name"])
+    check(out3.reward_score == out.reward_score and out3.num_turns == 4, "a make_dataset row plays the same task")
     print(json.dumps({"turns": out.num_turns, "reward": out.reward_score, "prompt_ids": len(out.prompt_ids),
                       "response_ids": len(out.response_ids), "model_tokens": sum(out.response_mask),
                       "truncated_turns": out2.num_turns}))

@@ -55,7 +55,7 @@ describe.skipIf(python === undefined)('verl agent loop bridge on BabyAI', () => 
   });
 
   it('returns verl AgentLoopOutputs with exact ids, env rewards and turns, and closes its env instances', async () => {
-    const { stdout } = await promisify(execFile)(python!, [CHECK, server.url, TOKENIZER], { timeout: 60_000 }).catch((e: { stderr?: string; message: string }) => {
+    const { stdout } = await promisify(execFile)(python!, ['-B', CHECK, server.url, TOKENIZER], { timeout: 60_000 }).catch((e: { stderr?: string; message: string }) => {
       throw new Error(`the Python check failed: ${e.stderr ?? e.message}`);
     });
     const measured = JSON.parse(stdout.trim().split('\n').pop()!) as Record<string, number>;
