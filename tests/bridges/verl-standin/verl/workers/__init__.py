@@ -1,0 +1,1 @@
+# Stand-in package (see verl/__init__.py).
