@@ -7,6 +7,7 @@
  */
 import type OpenAI from 'openai';
 import { APIError } from 'openai';
+import { abortOnClose } from './abort-on-close.ts';
 import { BadResponse, classify, messageOf, timeoutFailure } from './chat-attempt.ts';
 import type { Outcome } from './endpoint-caller.ts';
 import { readChatTokenReply, readCompletionReply, TokenReplyError, type TokenReplyBody } from './token-reply.ts';
@@ -58,13 +59,15 @@ async function send(openai: OpenAI, route: TokenRoute, request: TokenRequest, si
   }
 }
 
-export async function attemptTokens(openai: OpenAI, route: TokenRoute, request: TokenRequest, timeoutMs: number): Promise<Outcome<TokenReply>> {
+/** `closing`: the client's close, which aborts the attempt (the retry loop then throws LLM_CANCELLED). */
+export async function attemptTokens(openai: OpenAI, route: TokenRoute, request: TokenRequest, timeoutMs: number, closing?: AbortSignal): Promise<Outcome<TokenReply>> {
   const controller = new AbortController();
   let timedOut = false;
   const timer = setTimeout(() => {
     timedOut = true;
     controller.abort();
   }, timeoutMs);
+  const unhook = abortOnClose(closing, controller);
   const started = performance.now();
   try {
     const body = await send(openai, route, request, controller.signal);
@@ -81,5 +84,6 @@ export async function attemptTokens(openai: OpenAI, route: TokenRoute, request: 
     return { ok: false, failure: classify(error, { timeoutMs, now: () => Date.now() }) };
   } finally {
     clearTimeout(timer);
+    unhook();
   }
 }
