@@ -20,6 +20,8 @@ export interface TokenRequest {
   /** The same conversation as messages (the chat route sends these). */
   readonly messages: readonly { readonly role: string; readonly content?: string | null }[];
   readonly temperature?: number;
+  /** Nucleus sampling mass in (0, 1], sent as `top_p`; absent: the server's default. */
+  readonly topP?: number;
   readonly maxTokens?: number;
   readonly seed?: number;
 }
@@ -37,6 +39,7 @@ function sampling(request: TokenRequest) {
   return {
     model: request.model,
     ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
+    ...(request.topP !== undefined ? { top_p: request.topP } : {}),
     ...(request.maxTokens !== undefined ? { max_tokens: request.maxTokens } : {}),
     ...(request.seed !== undefined ? { seed: request.seed } : {}),
     ...TOKEN_FIELDS,
