@@ -48,7 +48,7 @@ export interface ResolveContext {
   /** The env the agent acts in (chooses an LLM's prompt). */
   readonly env?: string;
   readonly llm?: LlmAgentOptions;
-  /** An hf:DIR agent's adapter and sampling (`--adapter`, `--max-new-tokens`, `--top-p`). */
+  /** An hf:DIR agent's adapter and sampling (`--adapter`, `--max-new-tokens`, `--top-p`; `--top-p` also goes to a token-exact openai: agent). */
   readonly hf?: HfAgentOptions;
   readonly backend?: BackendPreference;
   /** A checkpoint or hf: agent's sampling temperature (checkpoint default: the run's evaluation temperature; hf: 1). */
@@ -95,6 +95,9 @@ export async function resolveAgent(text: string, context: ResolveContext = {}): 
     throw new Error(`--tokenizer makes an openai:MODEL agent token-exact; --agent ${text} keeps its own tokens (hf:DIR and checkpoint:DIR already do)`);
   }
   if (context.llm?.route !== undefined && context.llm.tokenizer === undefined) throw new Error('--token-route needs --tokenizer hf:DIR');
+  if (context.hf?.topP !== undefined && text.startsWith('openai:') && context.llm?.tokenizer === undefined) {
+    throw new Error(`--top-p is sent by a token-exact openai:MODEL agent (with --tokenizer hf:DIR); the chat client of --agent ${text} sends no top_p`);
+  }
   if (text === 'random' || text === 'oracle') return { spec: text, name: text, dispose: async () => {} };
   if (text.startsWith('hf:')) return resolveHfAgent(text.slice('hf:'.length), context);
   if (text.startsWith('checkpoint:')) {
@@ -127,7 +130,7 @@ export async function resolveAgent(text: string, context: ResolveContext = {}): 
     const envId = context.env;
     const env = { prompt: (options?: Parameters<typeof promptFor>[1]) => promptFor(envId, options) };
     const agent = tokenizer !== undefined
-      ? createTokenLlmPolicy({ model, env, ...llm, tokenizer, ...(route !== undefined ? { route } : {}) })
+      ? createTokenLlmPolicy({ model, env, ...llm, tokenizer, ...(route !== undefined ? { route } : {}), ...(context.hf?.topP !== undefined ? { topP: context.hf.topP } : {}) })
       : createLlmPolicy({ model, env, ...llm });
     const attemptMs = llm.timeoutMs ?? 120_000;
     const attempts = (llm.retries ?? 4) + 1;

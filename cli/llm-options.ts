@@ -73,7 +73,7 @@ export function addHfAgentOptions(command: Command): Command {
   return command
     .option('--adapter <dir>', 'a peft LoRA adapter folder (adapter_config.json, adapter_model.safetensors) for an hf:DIR agent\'s model')
     .option('--max-new-tokens <n>', 'most tokens of one reply of an hf:DIR agent (default 256); a reply cut there is parsed as it is', positiveInt('--max-new-tokens'))
-    .option('--top-p <p>', 'nucleus sampling mass of an hf:DIR agent (default 1)', topP);
+    .option('--top-p <p>', 'nucleus sampling mass of an hf:DIR agent (default 1), or of an openai:MODEL --tokenizer agent (sent as top_p; default: the server\'s)', topP);
 }
 
 export function hfAgentOptionsFrom(flags: HfAgentFlags): HfAgentOptions {

@@ -36,6 +36,8 @@ export interface TokenBatchSpec {
     /** The tokenizer folder. */
     readonly tokenizer: string;
     readonly temperature?: number;
+    /** Nucleus sampling mass in (0, 1], sent as `top_p`. */
+    readonly topP?: number;
     readonly maxTokens?: number;
     readonly apiKey?: string;
   };
@@ -79,6 +81,7 @@ function openPolicy(spec: TokenBatchSpec, options: TokenBatchOptions): TokenLlmA
       concurrency: spec.concurrency,
       ...(policy.apiKey !== undefined ? { apiKey: policy.apiKey } : {}),
       ...(policy.temperature !== undefined ? { temperature: policy.temperature } : {}),
+      ...(policy.topP !== undefined ? { topP: policy.topP } : {}),
       ...(policy.maxTokens !== undefined ? { maxTokens: policy.maxTokens } : {}),
       ...(options.llmRetries !== undefined ? { retries: options.llmRetries } : {}),
       ...(options.llmTimeoutMs !== undefined ? { timeoutMs: options.llmTimeoutMs } : {}),

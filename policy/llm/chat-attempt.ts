@@ -11,6 +11,7 @@ import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError } from 
 import { z } from 'zod';
 import { retryAfterMs } from './backoff.ts';
 import type { ChatRequest } from './chat-types.ts';
+import { abortOnClose } from './abort-on-close.ts';
 import type { LlmErrorCode } from './llm-error.ts';
 
 /** A successful attempt, before the retry loop adds its retries. */
@@ -22,7 +23,7 @@ export interface AttemptReply {
 }
 
 export interface AttemptFailure {
-  readonly code: Exclude<LlmErrorCode, 'LLM_REPLAY_MISMATCH' | 'LLM_REPLAY_MISSING'>;
+  readonly code: Exclude<LlmErrorCode, 'LLM_REPLAY_MISMATCH' | 'LLM_REPLAY_MISSING' | 'LLM_CANCELLED'>;
   /** Without the API key (the caller redacts) and without the call's label. */
   readonly detail: string;
   readonly retryable: boolean;
@@ -39,6 +40,8 @@ export interface AttemptOptions {
   readonly stream: boolean;
   /** Wall clock for HTTP-date Retry-After values. */
   readonly now: () => number;
+  /** The client's close: aborts the attempt (the retry loop then throws LLM_CANCELLED). */
+  readonly closing?: AbortSignal;
 }
 
 const usageSchema = z.object({
@@ -82,6 +85,7 @@ export async function attemptChat(openai: OpenAI, request: ChatRequest, options:
     timedOut = true;
     controller.abort();
   }, options.timeoutMs);
+  const unhook = abortOnClose(options.closing, controller);
   const started = performance.now();
   try {
     const assembled = options.stream ? await streamed(openai, request, controller.signal) : await whole(openai, request, controller.signal);
@@ -93,6 +97,7 @@ export async function attemptChat(openai: OpenAI, request: ChatRequest, options:
     return { ok: false, failure: classify(error, options) };
   } finally {
     clearTimeout(timer);
+    unhook();
   }
 }
 

@@ -59,7 +59,7 @@ export interface ChatClient {
   complete(request: ChatRequest, key: CallKey): Promise<ChatReply>;
   /** Run-wide totals so far. */
   usage(): LlmUsage;
-  /** Flushes the record file (each line is already written as its call ends). */
+  /** Ends every call in flight or waiting (they throw `LLM_CANCELLED`, not recorded) and closes the client's sockets; each record line is already written as its call ends. */
   close(): Promise<void>;
 }
 
@@ -92,12 +92,12 @@ function liveClient(options: ChatClientOptions, meter: UsageMeter, recorder: Rec
   // The attempt code needs the SDK's classes: it loads with the SDK, on the first request.
   const complete = (request: ChatRequest, key: CallKey): Promise<ChatReply> =>
     caller.call(
-      async (openai) => (await import('./chat-attempt.ts')).attemptChat(openai, request, attemptOptions),
+      async (openai, _timeoutMs, closing) => (await import('./chat-attempt.ts')).attemptChat(openai, request, { ...attemptOptions, closing }),
       key,
       (result) => {
         if ('reply' in result) recorder?.write(recordEntry(key, request, { reply: result.reply }));
         else recorder?.write(recordEntry(key, request, { error: { code: result.error.code, detail: result.error.detail, retries: result.error.retries } }));
       },
     );
-  return { complete, usage: () => meter.usage(), close: async () => undefined };
+  return { complete, usage: () => meter.usage(), close: () => caller.close() };
 }

@@ -7,6 +7,7 @@
  */
 import type OpenAI from 'openai';
 import { APIError } from 'openai';
+import { abortOnClose } from './abort-on-close.ts';
 import { BadResponse, classify, messageOf, timeoutFailure } from './chat-attempt.ts';
 import type { Outcome } from './endpoint-caller.ts';
 import { readChatTokenReply, readCompletionReply, TokenReplyError, type TokenReplyBody } from './token-reply.ts';
@@ -19,6 +20,8 @@ export interface TokenRequest {
   /** The same conversation as messages (the chat route sends these). */
   readonly messages: readonly { readonly role: string; readonly content?: string | null }[];
   readonly temperature?: number;
+  /** Nucleus sampling mass in (0, 1], sent as `top_p`; absent: the server's default. */
+  readonly topP?: number;
   readonly maxTokens?: number;
   readonly seed?: number;
 }
@@ -36,6 +39,7 @@ function sampling(request: TokenRequest) {
   return {
     model: request.model,
     ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
+    ...(request.topP !== undefined ? { top_p: request.topP } : {}),
     ...(request.maxTokens !== undefined ? { max_tokens: request.maxTokens } : {}),
     ...(request.seed !== undefined ? { seed: request.seed } : {}),
     ...TOKEN_FIELDS,
@@ -58,13 +62,15 @@ async function send(openai: OpenAI, route: TokenRoute, request: TokenRequest, si
   }
 }
 
-export async function attemptTokens(openai: OpenAI, route: TokenRoute, request: TokenRequest, timeoutMs: number): Promise<Outcome<TokenReply>> {
+/** `closing`: the client's close, which aborts the attempt (the retry loop then throws LLM_CANCELLED). */
+export async function attemptTokens(openai: OpenAI, route: TokenRoute, request: TokenRequest, timeoutMs: number, closing?: AbortSignal): Promise<Outcome<TokenReply>> {
   const controller = new AbortController();
   let timedOut = false;
   const timer = setTimeout(() => {
     timedOut = true;
     controller.abort();
   }, timeoutMs);
+  const unhook = abortOnClose(closing, controller);
   const started = performance.now();
   try {
     const body = await send(openai, route, request, controller.signal);
@@ -81,5 +87,6 @@ export async function attemptTokens(openai: OpenAI, route: TokenRoute, request: 
     return { ok: false, failure: classify(error, { timeoutMs, now: () => Date.now() }) };
   } finally {
     clearTimeout(timer);
+    unhook();
   }
 }

@@ -22,18 +22,18 @@ export function createTokenClient(options: TokenClientOptions): TokenClient {
   const fallback = options.route === undefined;
   return {
     complete: (request, key) =>
-      caller.call(async (openai, timeoutMs) => {
+      caller.call(async (openai, timeoutMs, closing) => {
         const { attemptTokens } = await import('./completion-attempt.ts');
         const tried = route;
-        const outcome = await attemptTokens(openai, tried, request, timeoutMs);
+        const outcome = await attemptTokens(openai, tried, request, timeoutMs, closing);
         // A chat-only server (no /v1/completions): its own chat route, with the ids it returns, from now on.
         if (!outcome.ok && fallback && tried === 'completions' && outcome.failure.status === 404) {
           route = 'chat';
-          return attemptTokens(openai, 'chat', request, timeoutMs);
+          return attemptTokens(openai, 'chat', request, timeoutMs, closing);
         }
         return outcome;
       }, key),
     usage: () => meter.usage(),
-    close: async () => undefined,
+    close: () => caller.close(),
   };
 }

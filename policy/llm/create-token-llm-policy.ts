@@ -18,6 +18,8 @@ export interface CreateTokenLlmPolicyOptions extends CreateLlmPolicyOptions {
   readonly tokenizer: string;
   /** `completions` (default: the prompt as ids) or `chat` (a chat-only server; its ids are kept and checked). */
   readonly route?: TokenRoute;
+  /** Nucleus sampling mass in (0, 1], sent as `top_p` (`--top-p`); absent: not sent. */
+  readonly topP?: number;
 }
 
 /** A `TokenLlmPolicy` that owns its client: `close()` ends it. */
@@ -64,6 +66,7 @@ export function createTokenLlmPolicy(options: CreateTokenLlmPolicyOptions): Toke
     prompt: promptOf(options.env, { listActions: options.listActions ?? false }),
     ...((options.maxTokens ?? 1024) > 0 ? { maxTokens: options.maxTokens ?? 1024 } : {}),
     ...(options.temperature !== undefined ? { temperature: options.temperature } : {}),
+    ...(options.topP !== undefined ? { topP: options.topP } : {}),
     ...(options.sendSeed !== undefined ? { sendSeed: options.sendSeed } : {}),
   });
   return Object.assign(policy, { close: () => client.close() });

@@ -4,12 +4,18 @@
  * `/v1/completions`): a concurrency slot per attempt (a retry waiting out its backoff holds none),
  * exponential backoff with full jitter that honours Retry-After, the run-wide accounting, and one
  * `LlmError` naming the episode and turn when the retries run out. The SDK loads on the first call.
+ *
+ * `close()` ends everything at once: the calls in flight are aborted and end as `LLM_CANCELLED`
+ * (not an endpoint failure: never retried, never recorded), calls waiting for a slot or a backoff
+ * end the same way, and the caller's own connection pool (connection-pool.ts) is destroyed, so no
+ * socket outlives it.
  */
 import type OpenAI from 'openai';
 import { backoffDelay, DEFAULT_BACKOFF_BASE_MS, DEFAULT_BACKOFF_MAX_MS, sleep as realSleep, type BackoffOptions } from './backoff.ts';
 import type { AttemptFailure } from './chat-attempt.ts';
 import type { CallKey } from './chat-types.ts';
 import { ConcurrencyLimit } from './concurrency-limit.ts';
+import { openConnectionPool, type ConnectionPool } from './connection-pool.ts';
 import { LlmError, redact } from './llm-error.ts';
 import type { UsageMeter } from './usage-meter.ts';
 
@@ -42,11 +48,13 @@ export interface Accounted {
 export interface EndpointCaller {
   /** Runs `attempt` until it succeeds or the retries run out (then throws an `LlmError`); `settled` sees the end either way. */
   call<R extends Accounted>(
-    attempt: (openai: OpenAI, timeoutMs: number) => Promise<Outcome<R>>,
+    attempt: (openai: OpenAI, timeoutMs: number, closing: AbortSignal) => Promise<Outcome<R>>,
     key: CallKey,
     settled?: (result: { reply: R & { retries: number } } | { error: LlmError }) => void,
   ): Promise<R & { retries: number }>;
   readonly timeoutMs: number;
+  /** Aborts every call in flight or waiting (they throw `LLM_CANCELLED`), refuses new ones, and closes the pool's sockets. */
+  close(): Promise<void>;
 }
 
 export function createEndpointCaller(options: EndpointCallerOptions, meter: UsageMeter): EndpointCaller {
@@ -75,25 +83,37 @@ export function createEndpointCaller(options: EndpointCallerOptions, meter: Usag
   // The SDK (about 500 modules) loads on the first request, so that importing actorgym or building
   // a replay client does not pay for it.
   let sdk: Promise<OpenAI> | undefined;
-  const loadSdk = () => (sdk ??= import('openai').then(({ default: Sdk }) => new Sdk(sdkOptions)));
+  let pool: ConnectionPool | undefined;
+  const loadSdk = () => (sdk ??= import('openai').then(({ default: Sdk }) => {
+    pool = openConnectionPool();
+    return new Sdk({ ...sdkOptions, fetchOptions: pool.fetchOptions as NonNullable<typeof sdkOptions>['fetchOptions'] });
+  }));
   const limit = new ConcurrencyLimit(concurrency);
   const endpoint = publicEndpoint(options.baseURL);
+  const closing = new AbortController();
+  const cancelled = (key: CallKey, tries: number) => new LlmError('LLM_CANCELLED', `the client was closed (${endpoint})`, key, tries);
 
   async function call<R extends Accounted>(
-    attempt: (openai: OpenAI, timeoutMs: number) => Promise<Outcome<R>>,
+    attempt: (openai: OpenAI, timeoutMs: number, closing: AbortSignal) => Promise<Outcome<R>>,
     key: CallKey,
     settled?: (result: { reply: R & { retries: number } } | { error: LlmError }) => void,
   ): Promise<R & { retries: number }> {
     for (let tries = 0; ; tries += 1) {
       const release = await limit.acquire();
+      if (closing.signal.aborted) {
+        release();
+        throw cancelled(key, tries);
+      }
       meter.attemptStarted();
       let outcome: Outcome<R>;
       try {
-        outcome = await attempt(await loadSdk(), timeoutMs);
+        outcome = await attempt(await loadSdk(), timeoutMs, closing.signal);
       } finally {
         meter.attemptEnded();
         release();
       }
+      // Whatever the aborted attempt made of it (a failure, or a stream cut short), it was a cancel.
+      if (closing.signal.aborted) throw cancelled(key, tries);
       if (outcome.ok) {
         const reply = { ...outcome.reply, retries: tries };
         meter.succeeded({ ...reply, content: '' });
@@ -109,10 +129,28 @@ export function createEndpointCaller(options: EndpointCallerOptions, meter: Usag
         throw error;
       }
       // The slot is free while we wait: a backing-off call does not block other episodes.
-      await sleep(backoffDelay(tries, backoff, failure.retryAfterMs));
+      await untilClosed(sleep(backoffDelay(tries, backoff, failure.retryAfterMs)), closing.signal);
+      if (closing.signal.aborted) throw cancelled(key, tries);
     }
   }
-  return { call, timeoutMs };
+  async function close(): Promise<void> {
+    closing.abort();
+    await pool?.destroy();
+  }
+  return { call, timeoutMs, close };
+}
+
+/** `wait`, or less when `signal` aborts first. */
+function untilClosed(wait: Promise<void>, signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    signal.addEventListener('abort', done);
+    void wait.then(done, done);
+  });
 }
 
 function checkedInt(name: string, value: number, min: number): number {

@@ -13,7 +13,9 @@ export type LlmErrorCode =
   /** Replay: the request differs from the recorded one (hash mismatch). */
   | 'LLM_REPLAY_MISMATCH'
   /** Replay: the recording has no entry for this episode and turn. */
-  | 'LLM_REPLAY_MISSING';
+  | 'LLM_REPLAY_MISSING'
+  /** The client was closed while the call was in flight or waiting (a cancel, not an endpoint failure; never retried or recorded). */
+  | 'LLM_CANCELLED';
 
 export const LLM_ERROR_CODES: readonly LlmErrorCode[] = [
   'LLM_UNAVAILABLE',
@@ -22,6 +24,7 @@ export const LLM_ERROR_CODES: readonly LlmErrorCode[] = [
   'LLM_REJECTED',
   'LLM_REPLAY_MISMATCH',
   'LLM_REPLAY_MISSING',
+  'LLM_CANCELLED',
 ];
 
 /**

@@ -40,6 +40,8 @@ export interface TokenLlmPolicyOptions {
   readonly tokenizer: HfTokenizer;
   readonly prompt: PromptTemplate;
   readonly temperature?: number;
+  /** Nucleus sampling mass in (0, 1], sent as `top_p` (absent: not sent, the server's default). */
+  readonly topP?: number;
   readonly maxTokens?: number;
   /** Send the episode's seed with each request (default true). */
   readonly sendSeed?: boolean;
@@ -67,6 +69,7 @@ export class TokenLlmPolicy implements Policy {
   onFatal: ((error: LlmError) => void) | undefined;
 
   constructor(private readonly options: TokenLlmPolicyOptions) {
+    if (options.topP !== undefined && !(options.topP > 0 && options.topP <= 1)) throw new RangeError(`topP must be in (0, 1], got ${options.topP}`);
     this.name = `openai:${options.model}`;
     this.#end = endOfTurnId(options.tokenizer);
   }
@@ -117,11 +120,12 @@ export class TokenLlmPolicy implements Policy {
   }
 
   async #call(request: ActRequest, episode: Episode, promptIds: number[]): Promise<TokenReply & { retries: number }> {
-    const { model, temperature, maxTokens, sendSeed, client } = this.options;
+    const { model, temperature, topP, maxTokens, sendSeed, client } = this.options;
     try {
       return await client.complete({
         model, promptIds, messages: episode.chat.conversation,
         ...(temperature !== undefined ? { temperature } : {}),
+        ...(topP !== undefined ? { topP } : {}),
         ...(maxTokens !== undefined ? { maxTokens } : {}),
         ...(sendSeed === false ? {} : { seed: request.seed }),
       }, { episodeId: request.episodeId, turn: request.turn });

@@ -16,6 +16,8 @@ export interface BatchPolicy {
   /** The tokenizer folder (`hf:` taken off). */
   readonly tokenizer: string;
   readonly temperature?: number;
+  /** Nucleus sampling mass in (0, 1], sent as `top_p`. */
+  readonly topP?: number;
   readonly maxTokens?: number;
   readonly apiKey?: string;
 }
@@ -82,6 +84,7 @@ export function planBatch(id: string, request: RolloutRequest, env: EnvDefinitio
     policy: {
       baseUrl: policy.baseUrl, model: policy.model, tokenizer: policy.tokenizer.slice('hf:'.length),
       ...(policy.temperature !== undefined ? { temperature: policy.temperature } : {}),
+      ...(policy.topP !== undefined ? { topP: policy.topP } : {}),
       ...(policy.maxTokens !== undefined ? { maxTokens: policy.maxTokens } : {}),
       ...(policy.apiKey !== undefined ? { apiKey: policy.apiKey } : {}),
     },

@@ -15,7 +15,7 @@ export const RolloutPolicySchema = z.strictObject({
   /** `hf:DIR`, a tokenizer folder on the service's machine (the served model's tokenizer). */
   tokenizer: z.string().regex(/^hf:.+/, 'tokenizer must be hf:DIR, a tokenizer folder on the rollout service\'s machine'),
   temperature: z.number().min(0).optional(),
-  /** Only 1 is taken for now: the token-exact client sends no top_p. */
+  /** Nucleus sampling mass in (0, 1], sent to the endpoint as `top_p`; absent: not sent (the server's default). */
   topP: z.number().gt(0).max(1).optional(),
   maxTokens: positiveInt.optional(),
   apiKey: z.string().optional(),
@@ -49,7 +49,6 @@ export const RolloutRequestSchema = z
     if (body.offset !== undefined && body.count === undefined) issue('offset', 'offset goes with count');
     if (body.horizon !== undefined && body.curriculum !== undefined) issue('curriculum', 'give horizon or curriculum, not both');
     if (body.tasks !== undefined && new Set(body.tasks).size !== body.tasks.length) issue('tasks', 'a task is named twice (use groupSize for several episodes of one task)');
-    if (body.policy.topP !== undefined && body.policy.topP !== 1) issue('policy.topP', 'topP other than 1 is not supported yet (the token-exact client sends no top_p)');
   });
 
 export type RolloutRequest = z.infer<typeof RolloutRequestSchema>;

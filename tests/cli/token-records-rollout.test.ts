@@ -81,4 +81,14 @@ describe('rollout --format tokens (issue 38)', () => {
     expect(noFormat.code).toBe(1);
     expect(noFormat.stderr).toContain('--format tokens and --out FILE go together');
   });
+
+  it('sends --top-p as top_p on every call, and refuses it for an openai: agent without --tokenizer', async () => {
+    const { result, server } = await rollout('top-p', undefined, ['--top-p', '0.6']);
+    expect(result.code).toBe(0);
+    expect(server.requests.length).toBeGreaterThan(0);
+    expect(new Set(server.requests.map((r) => r.body.top_p))).toEqual(new Set([0.6]));
+    const text = await runCli(['rollout', '--env', 'babyai', '--agent', 'openai:tiny', '--base-url', server.baseURL, '--episodes', '1', '--top-p', '0.6']);
+    expect(text.code).toBe(1);
+    expect(text.stderr).toContain('--top-p is sent by a token-exact openai:MODEL agent');
+  });
 });

@@ -107,6 +107,22 @@ describe('token-exact LLM episodes (issue 38)', () => {
     expect(server.requests).toHaveLength(1);
   });
 
+  it('sends topP as top_p on both routes, none without it, and refuses one outside (0, 1]', async () => {
+    for (const route of ['completions', 'chat'] as const) {
+      const server = await startScriptedServer({ tokenizer, reply: () => REPLIES[0]! });
+      servers.push(server);
+      const policy = createTokenLlmPolicy({ model: 'm', env, baseURL: server.baseURL, tokenizer: DIR, route, retries: 0, topP: 0.85 });
+      await policy.act([{ episodeId: 'e0', turn: 0, seed: 1, observation: 'You see a red ball.' }]);
+      await policy.close();
+      expect(server.requests.map((r) => [r.route, r.body.top_p])).toEqual([[route, 0.85]]);
+    }
+    const { server } = await play();
+    expect(server.requests.every((r) => !('top_p' in r.body))).toBe(true);
+    for (const topP of [0, 1.01, Number.NaN]) {
+      expect(() => createTokenLlmPolicy({ model: 'm', env, baseURL: 'http://127.0.0.1:9/v1', tokenizer: DIR, topP })).toThrow(/topP must be in \(0, 1\]/);
+    }
+  });
+
   it('refuses the text-only flags with --tokenizer', () => {
     expect(() => createTokenLlmPolicy({ model: 'm', env, tokenizer: DIR, historyTurns: 2, record: 'x.jsonl' })).toThrow(/--history-turns, --record cannot be used/);
   });

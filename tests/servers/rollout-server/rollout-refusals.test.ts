@@ -55,6 +55,8 @@ describe('rollout service refusals', () => {
     ['count past the split', { ...good(), count: 10, offset: 1_000_000 }, 'count', 'past the'],
     ['an unknown task', { ...good(), count: undefined, tasks: ['no-such-task'] }, 'tasks', 'no-such-task'],
     ['an unknown env', { ...good(), env: 'chess' }, 'env', 'chess'],
+    ['topP 0', { ...good(), policy: { ...good().policy, topP: 0 } }, 'policy.topP', 'policy.topP'],
+    ['topP over 1', { ...good(), policy: { ...good().policy, topP: 1.5 } }, 'policy.topP', 'policy.topP'],
   ])('%s: 400 naming the field', async (_, body, field, words) => {
     const { status, error } = await refusal(body);
     expect(status).toBe(400);

@@ -66,6 +66,18 @@ describe('POST /v1/rollouts', () => {
     expect(strip(a.lines).map((r) => r.turns[0]!.promptIds)).toEqual(strip(b.lines).map((r) => r.turns[0]!.promptIds));
   });
 
+  it('passes policy.topP through to every LLM request as top_p, and sends none without it', async () => {
+    const sent = (from: number) => llm.requests.slice(from).map((r) => r.body.top_p);
+    let from = llm.requests.length;
+    const nucleus = await postBatch(service.url, { env: 'babyai', count: 1, groupSize: 2, horizon: 2, policy: { ...policyOf(llm.baseURL), topP: 0.37 } });
+    expect(nucleus.lines.at(-1)).toMatchObject({ type: 'done' });
+    expect(sent(from).length).toBeGreaterThan(0);
+    expect(new Set(sent(from))).toEqual(new Set([0.37]));
+    from = llm.requests.length;
+    await postBatch(service.url, { env: 'babyai', count: 1, horizon: 2, policy: policyOf(llm.baseURL) });
+    expect(new Set(sent(from))).toEqual(new Set([undefined]));
+  });
+
   it('uses the horizon a scaling curriculum gives at the trainer\'s step, and refuses an adaptive one', async () => {
     const at = async (step: number) => {
       const reply = await postBatch(service.url, { env: 'babyai', count: 1, curriculum: { schedule: 'scaling:[2,4,6]@10', step }, policy: policyOf(llm.baseURL) });
