@@ -5,7 +5,7 @@
  * its field, before any episode starts.
  */
 import type { EnvDefinition, Split } from '../../envs/contract.ts';
-import { horizonAt, parseSchedule } from '../../machines/schedule.ts';
+import { horizonAt, parseSchedule, type AdaptiveSchedule } from '../../machines/schedule.ts';
 import type { RolloutRequest } from './request-schema.ts';
 import { RequestError } from './request-error.ts';
 
@@ -59,27 +59,42 @@ function tasksOf(request: RolloutRequest, env: EnvDefinition): string[] {
   return split.slice(offset, offset + count);
 }
 
-function horizonOf(request: RolloutRequest, env: EnvDefinition): number {
-  if (request.horizon !== undefined) return request.horizon;
-  if (request.curriculum === undefined) return env.spec.defaultHorizon;
-  const parsed = parseSchedule(request.curriculum.schedule);
-  if (!parsed.ok) throw new RequestError(400, `curriculum.schedule: ${parsed.error}`, 'curriculum.schedule');
-  if (parsed.value.kind === 'adaptive') {
-    throw new RequestError(400, 'curriculum.schedule: an adaptive schedule moves with the run\'s success rates, which the service does not see; compute its horizon in the trainer and send horizon, or use fixed:N or scaling:[…]@Δ', 'curriculum.schedule');
-  }
-  return horizonAt(parsed.value, request.curriculum.step);
+/** An adaptive curriculum's run, step and schedule, resolved to a horizon by the service's run curricula (./run-curricula.ts). */
+export interface AdaptiveAsk {
+  readonly run: string;
+  readonly step: number;
+  readonly schedule: AdaptiveSchedule;
 }
 
-/** The batch a request asks for, or a RequestError naming the field that cannot run. */
-export function planBatch(id: string, request: RolloutRequest, env: EnvDefinition, limits: PlanLimits): BatchSpec {
+/** How the plan gets an adaptive schedule's horizon; absent: the service keeps no curricula and refuses adaptive schedules. */
+export type AdaptiveHorizon = (ask: AdaptiveAsk, tasks: number) => number;
+
+function horizonOf(request: RolloutRequest, env: EnvDefinition, tasks: number, adaptive: AdaptiveHorizon | undefined): number {
+  if (request.horizon !== undefined) return request.horizon;
+  if (request.curriculum === undefined) return env.spec.defaultHorizon;
+  const { schedule, step, run } = request.curriculum;
+  const parsed = parseSchedule(schedule);
+  if (!parsed.ok) throw new RequestError(400, `curriculum.schedule: ${parsed.error}`, 'curriculum.schedule');
+  if (parsed.value.kind !== 'adaptive') return horizonAt(parsed.value, step);
+  if (adaptive === undefined) throw new RequestError(400, 'curriculum.schedule: this service keeps no adaptive curricula; use fixed:N or scaling:[…]@Δ, or send horizon', 'curriculum.schedule');
+  if (run === undefined) throw new RequestError(400, 'curriculum.run: an adaptive schedule needs run, the trainer\'s run id: the service keeps one curriculum per run, fed by its batches', 'curriculum.run');
+  return adaptive({ run, step, schedule: parsed.value }, tasks);
+}
+
+/**
+ * The batch a request asks for, or a RequestError naming the field that cannot run. The horizon is
+ * resolved last, once everything else is known to run: an adaptive one moves its run's step.
+ */
+export function planBatch(id: string, request: RolloutRequest, env: EnvDefinition, limits: PlanLimits, adaptive?: AdaptiveHorizon): BatchSpec {
   const tasks = tasksOf(request, env);
   const episodes = tasks.length * request.groupSize;
   if (episodes > limits.maxEpisodes) throw new RequestError(400, `the batch has ${episodes} episodes (tasks × groupSize), more than this service's ${limits.maxEpisodes}`, 'groupSize');
   const { policy } = request;
+  const horizon = horizonOf(request, env, tasks.length, adaptive);
   return {
     id, env, split: request.split, tasks, groupSize: request.groupSize,
     seed: request.seed ?? 0,
-    horizon: horizonOf(request, env),
+    horizon,
     concurrency: Math.min(request.concurrency ?? limits.maxConcurrency, limits.maxConcurrency),
     policy: {
       baseUrl: policy.baseUrl, model: policy.model, tokenizer: policy.tokenizer.slice('hf:'.length),

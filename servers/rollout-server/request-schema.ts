@@ -22,10 +22,12 @@ export const RolloutPolicySchema = z.strictObject({
 });
 
 export const RolloutCurriculumSchema = z.strictObject({
-  /** `fixed:N` or `scaling:[h0,h1,…]@Δ` (adaptive ones need the trainer's success rates: refused). */
+  /** `fixed:N`, `scaling:[h0,h1,…]@Δ` or `adaptive:min=A,max=B,…` (the last needs `run`). */
   schedule: z.string().min(1),
   /** The trainer's learner step (1-based, as the schedules count). */
   step: positiveInt,
+  /** The trainer's run id: the service keeps an adaptive curriculum per run (required for adaptive, ignored otherwise). */
+  run: z.string().min(1).max(200).optional(),
 });
 
 export const RolloutRequestSchema = z

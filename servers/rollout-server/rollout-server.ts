@@ -18,6 +18,7 @@ import type { BatchRunner } from './batch-runner.ts';
 import { EnvSource } from './env-source.ts';
 import { BatchRegistry } from './batch-registry.ts';
 import { RolloutRoutes } from './rollout-routes.ts';
+import type { RunCurricula } from './run-curricula.ts';
 import { DEFAULT_MAX_BATCHES, DEFAULT_MAX_CONCURRENCY, DEFAULT_MAX_EPISODES, DEFAULT_ROLLOUT_DRAIN_MS, DEFAULT_ROLLOUT_MAX_BODY_BYTES } from './limits.ts';
 
 export interface RolloutServerOptions {
@@ -45,6 +46,8 @@ export interface RolloutServerOptions {
   readonly drainMs?: number;
   /** One JSON line per batch started and ended. */
   readonly log?: OpsLog;
+  /** The adaptive curricula, one per trainer run (`AdaptiveRunCurricula`, actors/rollout-service/run-curricula.ts); absent: `adaptive:` schedules are refused. */
+  readonly curricula?: RunCurricula;
 }
 
 export interface RolloutServer {
@@ -68,7 +71,7 @@ export async function startRolloutServer(options: RolloutServerOptions): Promise
   const envs = new EnvSource({ remote: options.remote, token: options.remoteToken ?? options.token, envTimeoutMs: options.envTimeoutMs });
   const batches = new BatchRegistry(options.maxBatches ?? DEFAULT_MAX_BATCHES);
   const routes = new RolloutRoutes({ token: options.token, allowOrigins: options.allowOrigins }, {
-    runner: options.runner, envs, batches,
+    runner: options.runner, envs, batches, curricula: options.curricula,
     limits: {
       maxConcurrency: options.maxConcurrency ?? DEFAULT_MAX_CONCURRENCY,
       maxEpisodes: options.maxEpisodes ?? DEFAULT_MAX_EPISODES,
