@@ -1,4 +1,5 @@
 /** What `actorgym rollout-server` does (its options are in rollout-server.ts). */
+import { AdaptiveRunCurricula } from '../../actors/rollout-service/run-curricula.ts';
 import { startTokenBatch } from '../../actors/rollout-service/token-batch.ts';
 import { createOpsLog } from '../../servers/listener/ops-log.ts';
 import { startRolloutServer } from '../../servers/rollout-server/rollout-server.ts';
@@ -23,6 +24,7 @@ export async function runRolloutServer(options: RolloutServerCliOptions): Promis
     envTimeoutMs: options.envTimeout, drainMs: options.drainTimeout,
     log: createOpsLog({ server: 'rollout', enabled: options.logJson === true }),
     runner: (spec, sink) => startTokenBatch(spec, sink, batchOptions),
+    curricula: new AdaptiveRunCurricula(),
   });
   // The ready line is what scripts and tests wait for; keep its shape.
   process.stdout.write(`actorgym rollout-server: listening on ${server.url}\n`);
