@@ -17,8 +17,8 @@
  * asked for in `idleMs` is forgotten (a run id seen again starts afresh at `min`).
  */
 import type { RolloutSummary } from '../../streams/events.ts';
-import { formatSchedule } from '../../machines/schedule.ts';
-import type { CurriculumAsk, CurriculumTicket, RunCurricula } from '../../servers/rollout-server/run-curricula.ts';
+import type { CurriculumDecision } from '../../machines/curriculum.machine.ts';
+import { formatSchedule, type AdaptiveSchedule } from '../../machines/schedule.ts';
 import { createCurriculumActor, type CurriculumActorRef } from '../curriculum.actor.ts';
 import { pooledStepStats, type FinishedBatch } from './pooled-step-stats.ts';
 import { BatchRefused } from './token-batch.ts';
@@ -27,6 +27,27 @@ import { BatchRefused } from './token-batch.ts';
 export const DEFAULT_MAX_RUNS = 64;
 /** A run not asked for in this long (ms) is forgotten: one hour by default. */
 export const DEFAULT_RUN_IDLE_MS = 3_600_000;
+
+// The service's seam (servers/rollout-server/run-curricula.ts) has the same shape; actors/ may not
+// import servers/ (docs/architecture.md), so whoever composes the two checks that they fit.
+
+/** One batch's ask: the run, its schedule, the trainer's step, the batch's distinct tasks. */
+export interface CurriculumAsk {
+  readonly run: string;
+  readonly schedule: AdaptiveSchedule;
+  readonly step: number;
+  readonly tasks: number;
+}
+
+/** One batch's place in its run: its horizon, the decision in force, how its outcome goes back. */
+export interface CurriculumTicket {
+  readonly horizon: number;
+  readonly decision: CurriculumDecision | null;
+  /** Pools the finished batch's summary into its step; false when its step was already decided or the run forgotten. */
+  finished(summary: unknown): boolean;
+  /** A cancelled or failed batch: feeds nothing. */
+  dropped(): void;
+}
 
 export interface RunCurriculaOptions {
   readonly maxRuns?: number;
@@ -46,7 +67,7 @@ interface Run {
   gone: boolean;
 }
 
-export class AdaptiveRunCurricula implements RunCurricula {
+export class AdaptiveRunCurricula {
   readonly #runs = new Map<string, Run>();
   readonly #maxRuns: number;
   readonly #idleMs: number;
