@@ -2,7 +2,9 @@
  * The seam to the adaptive curricula the service keeps, one per run id the trainer names
  * (`curriculum: { schedule: "adaptive:…", step, run }`). servers/ may not import the actors
  * (docs/architecture.md), so the keeper — actors/rollout-service/run-curricula.ts, one curriculum
- * actor per run — is handed in by whoever composes the service, as the batch runner is.
+ * actor per run — is handed in by whoever composes the service, as the batch runner is. That class
+ * has this shape without importing it (actors/ may not import servers/ either): the composer's
+ * types check the fit.
  */
 import type { AdaptiveSchedule } from '../../machines/schedule.ts';
 
