@@ -67,6 +67,14 @@ export const benchmarks: readonly Benchmark[] = [
     run: async () => (await import('./chaos.ts')).runChaosBench(),
   },
   {
+    name: 'distributed',
+    description: 'BabyAI GRPO at one time budget: train in one process vs learner + 2 workers, sync vs --async K=1/2, plain and behind a latency-bound policy (steps/h, test success, worker idle); weight broadcast bytes and ms (DIST_BENCH_* to size it)',
+    run: async () => {
+      const { runDistributedBench, distributedOptionsFromEnv } = await import('./distributed.ts');
+      await runDistributedBench(distributedOptionsFromEnv());
+    },
+  },
+  {
     name: 'hf',
     description: 'a ~10M Qwen2-shaped model, TF.js (wasm) vs PyTorch on 1 thread: LoRA and full training tokens/s, KV-cache decoding at batch 1/16/64 (hf-full: also ~50M and Qwen2.5-0.5B-shaped, load time and peak RSS)',
     run: async () => (await import('./hf-speed.ts')).runHfSpeedBench(),
