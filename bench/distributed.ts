@@ -14,7 +14,7 @@
  * bench/distributed-weights.ts. Arms run one after another (never two at once, the machine is
  * shared); each seed runs every arm. No assertions: read the table.
  *
- *   npx tsx bench/distributed.ts [--seeds 3] [--minutes 5] [--latency-ms 400] [--eval-episodes 90]
+ *   npx tsx bench/distributed.ts [--seeds 3] [--minutes 5] [--latency-ms 1000] [--eval-episodes 90]
  *     [--scenarios plain,latency] [--arms one:sync,one:1,one:2,workers:sync,workers:1,workers:2] [--no-weights]
  *
  * Through `actorgym bench distributed`: DIST_BENCH_SEEDS, DIST_BENCH_MINUTES, DIST_BENCH_LATENCY_MS,
@@ -42,7 +42,7 @@ export interface DistributedBenchOptions {
 type Scenario = 'plain' | 'latency';
 
 export const DISTRIBUTED_DEFAULTS: DistributedBenchOptions = {
-  seeds: 3, minutes: 5, latencyMs: 400, evalEpisodes: 90, scenarios: ['plain', 'latency'],
+  seeds: 3, minutes: 5, latencyMs: 1000, evalEpisodes: 90, scenarios: ['plain', 'latency'],
   arms: ['one:sync', 'one:1', 'one:2', 'workers:sync', 'workers:1', 'workers:2'], weights: true,
 };
 

@@ -68,7 +68,7 @@ export const benchmarks: readonly Benchmark[] = [
   },
   {
     name: 'distributed',
-    description: 'BabyAI GRPO at one time budget: train in one process vs learner + 2 workers, sync vs --async K=1/2, plain and behind a latency-bound policy (steps/h, test success, worker idle); weight broadcast bytes and ms (DIST_BENCH_* to size it)',
+    description: 'BabyAI GRPO at one time budget: train in one process vs learner + 2 workers, sync vs --async K=1/2, plain and behind a latency-bound policy (steps/h, test success, worker idle); weight broadcast bytes and ms (defaults: 3 seeds × 12 arms × 5 min ≈ 3.5 h; DIST_BENCH_* to size it)',
     run: async () => {
       const { runDistributedBench, distributedOptionsFromEnv } = await import('./distributed.ts');
       await runDistributedBench(distributedOptionsFromEnv());
