@@ -17,8 +17,8 @@
  * learner's `buffer.changed` events and must be exactly the number the test can compute: none,
  * since with K = 0 a worker always samples with the version published before it was assigned.
  *
- * The default run is issue 37's: 10 worker kills and 3 learner kills in 30 steps (≈ 80 s on a
- * loaded 2-core machine); ACTORGYM_CHAOS_QUICK=1 runs 4 worker kills and 1 learner kill in 24.
+ * The default run is issue 37's: 10 worker kills and 3 learner kills in 30 steps (25 s on an
+ * idle 2-core machine, ≈ 55 s at load 5); ACTORGYM_CHAOS_QUICK=1 runs 4 worker kills and 1 learner kill in 24.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
