@@ -5,6 +5,8 @@
 export interface Benchmark {
   readonly name: string;
   readonly description: string;
+  /** Hours rather than minutes: `npm run bench` without a name skips it; name it to run it. */
+  readonly long?: boolean;
   run(): Promise<void>;
 }
 
@@ -70,6 +72,15 @@ export const benchmarks: readonly Benchmark[] = [
     name: 'rollout-service',
     description: 'the rollout service (issue 38): 256 token-exact episodes at concurrency 64 on 2 env servers, one SIGKILLed midway: every episode once; service vs `rollout --format tokens` episodes/s',
     run: async () => (await import('./rollout-service.ts')).runRolloutServiceBench(),
+  },
+  {
+    name: 'distributed',
+    long: true,
+    description: 'BabyAI GRPO at one time budget: train in one process vs learner + 2 workers, sync vs --async K=1/2, plain and behind a latency-bound policy (steps/h, test success, worker idle); weight broadcast bytes and ms (defaults: 3 seeds × 12 arms × 5 min ≈ 3.5 h; DIST_BENCH_* to size it)',
+    run: async () => {
+      const { runDistributedBench, distributedOptionsFromEnv } = await import('./distributed.ts');
+      await runDistributedBench(distributedOptionsFromEnv());
+    },
   },
   {
     name: 'hf',
