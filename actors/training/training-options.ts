@@ -50,8 +50,6 @@ export interface TrainingOptions extends TrainingOptionsConfig {
   readonly producer?: TrainingProducerFactory;
 }
 
-/** Tells `actorgym learner` that the training system takes `TrainingOptions.producer`. */
-export const TRAINING_PRODUCER_HOOK = 1;
 
 /** What a training run ends with: its status, steps, final test evaluation, and the paths of its run directory, checkpoint and metrics. */
 export interface TrainingSummary {

@@ -26,20 +26,7 @@ export function learnerProducer(options: LearnerCliOptions, onListening: (url: s
   };
 }
 
-/**
- * True when the training system takes a producer factory (`TrainingOptions.producer`); until the
- * hook is in (see docs/distributed-training.md#status), the learner refuses to run rather than
- * train in this process under the learner's name.
- */
-async function trainingTakesProducer(): Promise<boolean> {
-  const module: object = await import('../../actors/training/training-options.ts');
-  return 'TRAINING_PRODUCER_HOOK' in module;
-}
-
 export async function runLearnerCommand(options: LearnerCliOptions, command: Command): Promise<void> {
-  if (!(await trainingTakesProducer())) {
-    throw new Error('this build\'s training system takes no remote producer yet (TrainingOptions.producer, issue 37); `actorgym learner` cannot run');
-  }
   const token = options.workerToken ?? options.token ?? process.env.ACTORGYM_TOKEN;
   if (!token && !isLoopbackHost(options.host)) {
     process.stderr.write(`actorgym learner: warning: listening on ${options.host} without --worker-token; anyone who can reach this machine can join as a worker and feed the learner\n`);

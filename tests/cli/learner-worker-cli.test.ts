@@ -16,7 +16,6 @@ const dir = mkdtempSync(path.join(tmpdir(), 'actorgym-learner-cli-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const TINY = ['--tasks-per-step', '2', '--group-size', '2', '--schedule', 'fixed:3', '--d-model', '16', '--heads', '2', '--ff', '32', '--layers', '1', '--context', '96', '--backend', 'wasm'];
-const hooked = 'TRAINING_PRODUCER_HOOK' in (await import('../../actors/training/training-options.ts'));
 
 function freePort(): Promise<number> {
   return new Promise((resolve) => {
@@ -28,7 +27,7 @@ function freePort(): Promise<number> {
 }
 
 describe('actorgym learner + worker', () => {
-  it.runIf(hooked)('a learner trains two steps on the groups a worker process collects', async () => {
+  it('a learner trains two steps on the groups a worker process collects', async () => {
     const port = await freePort();
     const out = path.join(dir, 'run');
     const learner = spawnCli(['learner', '--port', String(port), '--worker-token', 'T', '--steps', '2', '--out', out, '--eval-episodes', '2', '--json', '--no-dashboard', ...TINY]);
@@ -59,12 +58,6 @@ describe('actorgym learner + worker', () => {
     expect(distributed.flat().every(([, value]) => typeof value === 'number')).toBe(true);
     expect(distributed).toEqual(maths(path.join(local, 'metrics.jsonl')));
   }, 120_000);
-
-  it.skipIf(hooked)('a learner refuses to run while the training system takes no producer', async () => {
-    const result = await runCli(['learner', '--port', '0', '--steps', '1', '--no-dashboard']);
-    expect(result.code).toBe(1);
-    expect(result.stderr).toMatch(/training system takes no remote producer yet/);
-  });
 
   it('a worker refuses a learner URL that is not ws://', async () => {
     const bad = await runCli(['worker', '--learner', 'http://x:1']);
