@@ -3,7 +3,8 @@
  * episode's seed — so a finished episode can be written as a demo with the lists the agent
  * chose from (an `EpisodeOutput` keeps the observations and actions, not the lists).
  */
-import type { ActRequest, Decision, Policy, TokenTrajectory } from '../policy/policy.ts';
+import type { ActRequest, Decision } from '../policy/policy.ts';
+import { PolicyWrapper } from '../policy/policy-wrapper.ts';
 
 export interface RecordedRequests {
   readonly seed: number;
@@ -11,24 +12,10 @@ export interface RecordedRequests {
   readonly availableActions: (readonly string[] | undefined)[];
 }
 
-export class RecordingPolicy implements Policy {
+export class RecordingPolicy extends PolicyWrapper {
   readonly #requests = new Map<string, RecordedRequests>();
 
-  constructor(readonly inner: Policy) {}
-
-  get name(): string {
-    return this.inner.name;
-  }
-
-  get version(): number {
-    return this.inner.version;
-  }
-
-  get concurrent(): boolean {
-    return this.inner.concurrent === true;
-  }
-
-  act(batch: readonly ActRequest[]): Promise<readonly Decision[]> {
+  override act(batch: readonly ActRequest[]): Promise<readonly Decision[]> {
     for (const r of batch) {
       // A retried episode starts over at turn 0 under a new id; a reused id at turn 0 starts fresh.
       const record = r.turn === 0 ? undefined : this.#requests.get(r.episodeId);
@@ -37,10 +24,6 @@ export class RecordingPolicy implements Policy {
       this.#requests.set(r.episodeId, next);
     }
     return this.inner.act(batch);
-  }
-
-  release(episodeId: string): TokenTrajectory | undefined {
-    return this.inner.release(episodeId);
   }
 
   /** The requests of an episode, removed from the store. */

@@ -3,7 +3,8 @@
  * that decided it, until the writer of token records takes them (`rollout`/`collect --format
  * tokens`). The inner policy's own release is passed through unchanged.
  */
-import type { ActRequest, Decision, Policy, TokenTrajectory } from '../policy/policy.ts';
+import type { ActRequest, Decision, TokenTrajectory } from '../policy/policy.ts';
+import { PolicyWrapper } from '../policy/policy-wrapper.ts';
 
 export interface KeptEpisode {
   readonly trajectory: TokenTrajectory & { readonly driftTurns?: readonly number[] };
@@ -11,30 +12,16 @@ export interface KeptEpisode {
 }
 
 /** Wraps a policy to keep each released episode's token ids and weights' version until `take` (what `--format tokens` writes). */
-export class TokenRecordingPolicy implements Policy {
+export class TokenRecordingPolicy extends PolicyWrapper {
   readonly #kept = new Map<string, KeptEpisode>();
   readonly #versions = new Map<string, number>();
 
-  constructor(readonly inner: Policy) {}
-
-  get name(): string {
-    return this.inner.name;
-  }
-
-  get version(): number {
-    return this.inner.version;
-  }
-
-  get concurrent(): boolean {
-    return this.inner.concurrent === true;
-  }
-
-  act(batch: readonly ActRequest[]): Promise<readonly Decision[]> {
+  override act(batch: readonly ActRequest[]): Promise<readonly Decision[]> {
     for (const r of batch) if (r.turn === 0) this.#versions.set(r.episodeId, this.inner.version);
     return this.inner.act(batch);
   }
 
-  release(episodeId: string): TokenTrajectory | undefined {
+  override release(episodeId: string): TokenTrajectory | undefined {
     const released = this.inner.release(episodeId);
     const version = this.#versions.get(episodeId) ?? this.inner.version;
     this.#versions.delete(episodeId);

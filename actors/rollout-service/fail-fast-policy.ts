@@ -4,32 +4,23 @@
  * refuses the model, and retrying the episode elsewhere cannot help (every episode calls the same
  * endpoint). `onFailure` is told once; the episode still ends aborted as the rollout system has it.
  */
-import type { ActRequest, Decision, Policy, TokenTrajectory } from '../../policy/policy.ts';
+import type { ActRequest, Decision, Policy } from '../../policy/policy.ts';
+import { PolicyWrapper } from '../../policy/policy-wrapper.ts';
 import { LlmError, type LlmErrorCode } from '../../policy/llm/llm-error.ts';
 
 const ENDPOINT_DOWN: ReadonlySet<LlmErrorCode> = new Set(['LLM_UNAVAILABLE', 'LLM_TIMEOUT', 'LLM_REJECTED']);
 
-export class FailFastPolicy implements Policy {
+export class FailFastPolicy extends PolicyWrapper {
   #told = false;
 
   constructor(
-    private readonly inner: Policy,
+    inner: Policy,
     private readonly onFailure: (error: LlmError) => void,
-  ) {}
-
-  get name(): string {
-    return this.inner.name;
+  ) {
+    super(inner);
   }
 
-  get version(): number {
-    return this.inner.version;
-  }
-
-  get concurrent(): boolean {
-    return this.inner.concurrent === true;
-  }
-
-  async act(batch: readonly ActRequest[]): Promise<readonly Decision[]> {
+  override async act(batch: readonly ActRequest[]): Promise<readonly Decision[]> {
     try {
       return await this.inner.act(batch);
     } catch (error) {
@@ -39,9 +30,5 @@ export class FailFastPolicy implements Policy {
       }
       throw error;
     }
-  }
-
-  release(episodeId: string): TokenTrajectory | undefined {
-    return this.inner.release(episodeId);
   }
 }

@@ -8,32 +8,22 @@
 import { RecordingPolicy } from '../../demos/recording-policy.ts';
 import type { RecordedTrajectory } from '../../policy/observation-filter.ts';
 import type { ActRequest, Decision, Policy } from '../../policy/policy.ts';
+import { PolicyWrapper } from '../../policy/policy-wrapper.ts';
 import type { RecordingAgent } from './run-model.ts';
 
-export class RecordingPolicyAgent implements RecordingAgent {
+export class RecordingPolicyAgent extends PolicyWrapper implements RecordingAgent {
   readonly #requests: RecordingPolicy;
 
-  constructor(readonly inner: Policy) {
+  constructor(inner: Policy) {
+    super(inner);
     this.#requests = new RecordingPolicy(inner);
   }
 
-  get name(): string {
-    return this.inner.name;
-  }
-
-  get version(): number {
-    return this.inner.version;
-  }
-
-  get concurrent(): boolean {
-    return this.inner.concurrent === true;
-  }
-
-  act(batch: readonly ActRequest[]): Promise<readonly Decision[]> {
+  override act(batch: readonly ActRequest[]): Promise<readonly Decision[]> {
     return this.#requests.act(batch);
   }
 
-  release(episodeId: string): RecordedTrajectory | undefined {
+  override release(episodeId: string): RecordedTrajectory | undefined {
     const released = this.#requests.release(episodeId);
     const availableActions = this.#requests.take(episodeId)?.availableActions ?? [];
     return released === undefined ? undefined : { ...released, windows: [], availableActions };
