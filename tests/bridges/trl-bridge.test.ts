@@ -7,28 +7,20 @@
  * batches are refused; with TRL's vLLM (stand-ins: no GPU here) the bridge samples on its server
  * or through its colocated engine. Skipped, saying why, without a Python that has torch, transformers and trl.
  */
-import { execFile, spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 
 import { readCompletionReply } from '../../policy/llm/token-reply.ts';
+import { findPython } from '../support/find-python.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
-function findPython(): string | undefined {
-  const chosen = process.env['ACTORGYM_PYTHON'];
-  for (const python of chosen !== undefined && chosen !== '' ? [chosen] : ['/tmp/hfvenv/bin/python', 'python3']) {
-    if (python.includes('/') && !existsSync(python)) continue;
-    if (spawnSync(python, ['-c', 'import torch, transformers, trl'], { timeout: 120_000 }).status === 0) return python;
-  }
-  console.warn('trl-bridge.test.ts skipped: no Python with torch, transformers and trl (set ACTORGYM_PYTHON)');
-  return undefined;
-}
-
-const python = findPython();
+const found = findPython(['torch', 'transformers', 'trl']);
+if (found.python === undefined) console.warn(`trl-bridge.test.ts skipped: ${found.reason}`);
+const python = found.python;
 
 interface Checks {
   status: number;

@@ -13,8 +13,7 @@
  * Runs where Python with torch, transformers, trl, datasets and accelerate imports: $ACTORGYM_PYTHON
  * when set (CI: .ci/run), else /tmp/hfvenv/bin/python, else python3; elsewhere skipped, saying why.
  */
-import { execFile, spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -23,6 +22,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { TokenRecordSchema, type TokenRecord } from '../../demos/token-record.ts';
+import { findPython } from '../support/find-python.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const DRIVER = path.join(ROOT, 'bridges/trl/examples/grpo_babyai.py');
@@ -47,23 +47,7 @@ function startRolloutServer(): Promise<{ child: ChildProcess; url: string }> {
   });
 }
 
-function findPython(): { python?: string; reason: string } {
-  const chosen = process.env['ACTORGYM_PYTHON'];
-  const candidates = chosen !== undefined && chosen !== '' ? [chosen] : ['/tmp/hfvenv/bin/python', 'python3'];
-  const tried: string[] = [];
-  for (const python of candidates) {
-    if (python.includes('/') && !existsSync(python)) {
-      tried.push(`${python} (not found)`);
-      continue;
-    }
-    const probe = spawnSync(python, ['-c', 'import torch, transformers, trl, datasets, accelerate'], { encoding: 'utf8', timeout: 120_000 });
-    if (probe.status === 0) return { python, reason: '' };
-    tried.push(`${python} (${(probe.error?.message ?? probe.stderr.trim().split('\n').pop() ?? 'failed').slice(0, 120)})`);
-  }
-  return { reason: `no Python with torch, transformers, trl, datasets and accelerate: tried ${tried.join('; ')}. Set ACTORGYM_PYTHON to a venv python that has them.` };
-}
-
-const { python, reason } = findPython();
+const { python, reason } = findPython(['torch', 'transformers', 'trl', 'datasets', 'accelerate']);
 if (python === undefined) console.warn(`trl-e2e.test.ts skipped: ${reason}`);
 
 interface Episode { prompt_ids: number; completion_ids: number; env_mask: number; logprobs: number; env_reward: number; env_outcome: string; sampled: number }

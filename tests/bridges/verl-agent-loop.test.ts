@@ -9,8 +9,7 @@
  * Runs where Python with transformers is importable: $ACTORGYM_PYTHON when set, else
  * /tmp/hfvenv/bin/python, else python3. Elsewhere it is skipped, saying why. verl is not needed.
  */
-import { execFile, spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -19,29 +18,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { babyaiDefinition } from '../../envs/babyai/index.ts';
 import { startAgentGymHttpServer, type AgentGymHttpServer } from '../../servers/agentgym-http/agentgym-http-server.ts';
+import { findPython } from '../support/find-python.ts';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const CHECK = path.join(HERE, 'verl-agent-loop-check.py');
 const TOKENIZER = path.resolve(HERE, '../fixtures/hf/qwen2-tiny-chat');
 
-/** The first Python that imports transformers, or why none does. */
-function findPython(): { python?: string; reason: string } {
-  const chosen = process.env['ACTORGYM_PYTHON'];
-  const candidates = chosen !== undefined && chosen !== '' ? [chosen] : ['/tmp/hfvenv/bin/python', 'python3'];
-  const tried: string[] = [];
-  for (const python of candidates) {
-    if (python.includes('/') && !existsSync(python)) {
-      tried.push(`${python} (not found)`);
-      continue;
-    }
-    const probe = spawnSync(python, ['-c', 'import transformers'], { encoding: 'utf8', timeout: 120_000 });
-    if (probe.status === 0) return { python, reason: '' };
-    tried.push(`${python} (${(probe.error?.message ?? probe.stderr.trim().split('\n').pop() ?? 'failed').slice(0, 120)})`);
-  }
-  return { reason: `no Python with transformers: tried ${tried.join('; ')}. Set ACTORGYM_PYTHON to a venv python that has it.` };
-}
-
-const { python, reason } = findPython();
+const { python, reason } = findPython(['transformers']);
 if (python === undefined) console.warn(`verl-agent-loop.test.ts skipped: ${reason}`);
 
 describe.skipIf(python === undefined)('verl agent loop bridge on BabyAI', () => {

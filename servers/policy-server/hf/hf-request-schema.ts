@@ -64,15 +64,18 @@ function paramName(path: readonly PropertyKey[]): string | null {
   return path.map((p, i) => (typeof p === 'number' ? `[${p}]` : `${i === 0 ? '' : '.'}${String(p)}`)).join('');
 }
 
+/** `raw` parsed by `schema`, or a 400 naming the first bad field (the chat and text routes share it). */
+export function parseRequestBody<T>(schema: z.ZodType<T>, raw: unknown): T {
+  const parsed = schema.safeParse(raw);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  const param = issue === undefined ? null : paramName(issue.path);
+  throw new ApiError(400, 'invalid_request', `${param === null ? 'body' : param}: ${issue?.message ?? 'does not match the schema'}`, param);
+}
+
 /** The body as the server reads it, or a 400 naming the first bad field. */
 export function parseHfChatBody(raw: unknown): HfChatRequest {
-  const parsed = HfChatBodySchema.safeParse(raw);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const param = issue === undefined ? null : paramName(issue.path);
-    throw new ApiError(400, 'invalid_request', `${param === null ? 'body' : param}: ${issue?.message ?? 'does not match the schema'}`, param);
-  }
-  const body = parsed.data;
+  const body = parseRequestBody(HfChatBodySchema, raw);
   const maxTokens = body.max_completion_tokens ?? body.max_tokens;
   return {
     model: body.model,

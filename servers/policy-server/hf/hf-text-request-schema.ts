@@ -5,7 +5,7 @@
  * prompt per request, unstreamed, without echo; `logprobs` 0 or 1 gives each sampled id's log-prob.
  */
 import { z } from 'zod';
-import { ApiError } from '../api-error.ts';
+import { parseRequestBody } from './hf-request-schema.ts';
 import type { SamplingRequest } from './prepare-generation.ts';
 
 const optional = <T extends z.ZodType>(schema: T) => schema.nullish();
@@ -38,20 +38,9 @@ export interface HfTextRequest extends SamplingRequest {
   readonly tokensAsTokenIds: boolean;
 }
 
-function paramName(path: readonly PropertyKey[]): string | null {
-  if (path.length === 0) return null;
-  return path.map((p, i) => (typeof p === 'number' ? `[${p}]` : `${i === 0 ? '' : '.'}${String(p)}`)).join('');
-}
-
 /** The body as the server reads it, or a 400 naming the first bad field. */
 export function parseHfTextBody(raw: unknown): HfTextRequest {
-  const parsed = HfTextBodySchema.safeParse(raw);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const param = issue === undefined ? null : paramName(issue.path);
-    throw new ApiError(400, 'invalid_request', `${param === null ? 'body' : param}: ${issue?.message ?? 'does not match the schema'}`, param);
-  }
-  const body = parsed.data;
+  const body = parseRequestBody(HfTextBodySchema, raw);
   const first = Array.isArray(body.prompt) && body.prompt.length === 1 && typeof body.prompt[0] !== 'number' ? body.prompt[0]! : body.prompt;
   return {
     model: body.model,

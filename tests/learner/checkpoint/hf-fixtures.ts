@@ -4,8 +4,7 @@
  * blob, and a way to damage a file while keeping the manifest consistent.
  */
 import { createHash } from 'node:crypto';
-import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as tf from '@tensorflow/tfjs-core';
@@ -16,6 +15,7 @@ import { loraConfig, type LoraOptions } from '../../../policy/hf/lora/lora-confi
 import { countParameters } from '../../../policy/hf/memory-estimate.ts';
 import { mulberry32 } from '../../../policy/rng.ts';
 import { encodeWeights } from '../../../policy/transformer/weights-io.ts';
+import { findPython, type FoundPython } from '../../support/find-python.ts';
 
 export const FIXTURES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../fixtures/hf');
 export const modelDir = (name: string): string => path.join(FIXTURES, name);
@@ -78,23 +78,7 @@ export function adapterValues(adapters: LoraAdapters): Record<string, Float32Arr
   return Object.fromEntries(adapters.pairs.flatMap((p) => [[`${p.module.path}.A`, p.a.dataSync() as Float32Array], [`${p.module.path}.B`, p.b.dataSync() as Float32Array]]));
 }
 
-/**
- * The first Python that imports torch, transformers, safetensors and peft, or why none does:
- * $ACTORGYM_PYTHON alone when set (so a CI misconfiguration is not papered over), else
- * /tmp/hfvenv/bin/python, else python3 (as tests/policy/hf/lora-peft-live.test.ts looks).
- */
-export function findPeftPython(): { python?: string; reason: string } {
-  const chosen = process.env['ACTORGYM_PYTHON'];
-  const candidates = chosen !== undefined && chosen !== '' ? [chosen] : ['/tmp/hfvenv/bin/python', 'python3'];
-  const tried: string[] = [];
-  for (const python of candidates) {
-    if (python.includes('/') && !existsSync(python)) {
-      tried.push(`${python} (not found)`);
-      continue;
-    }
-    const probe = spawnSync(python, ['-c', 'import torch, transformers, safetensors, peft'], { encoding: 'utf8', timeout: 120_000 });
-    if (probe.status === 0) return { python, reason: '' };
-    tried.push(`${python} (${(probe.error?.message ?? probe.stderr.trim().split('\n').pop() ?? 'failed').slice(0, 120)})`);
-  }
-  return { reason: `no Python with torch, transformers, safetensors and peft: tried ${tried.join('; ')}. Set ACTORGYM_PYTHON to a venv python that has them.` };
+/** The first Python that imports torch, transformers, safetensors and peft, or why none does (tests/support/find-python.ts). */
+export function findPeftPython(): FoundPython {
+  return findPython(['torch', 'transformers', 'safetensors', 'peft']);
 }

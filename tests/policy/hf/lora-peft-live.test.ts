@@ -7,8 +7,7 @@
  * when set, else /tmp/hfvenv/bin/python, else python3 (install: scripts/hf/make-lora-fixtures.py's header).
  * Elsewhere it is skipped, saying why.
  */
-import { execFile, spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -26,29 +25,12 @@ import { initLoraAdapters } from '../../../policy/hf/lora/lora-adapters.ts';
 import { loraConfig, type LoraOptions } from '../../../policy/hf/lora/lora-config.ts';
 import { maxAbsDiff, modelDir, readReference } from './fixtures.ts';
 import { logitsOf, nextTokenLoss, splitLogits } from './lora-fixtures.ts';
+import { findPython } from '../../support/find-python.ts';
 
 const TOLERANCE = 1e-4;
 const SCRIPT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../scripts/hf/peft-logits.py');
 
-/** The first Python that imports peft and its dependencies, or why none does. */
-function findPython(): { python?: string; reason: string } {
-  // An explicit choice is the only one tried, so a CI misconfiguration is not papered over.
-  const chosen = process.env['ACTORGYM_PYTHON'];
-  const candidates = chosen !== undefined && chosen !== '' ? [chosen] : ['/tmp/hfvenv/bin/python', 'python3'];
-  const tried: string[] = [];
-  for (const python of candidates) {
-    if (python.includes('/') && !existsSync(python)) {
-      tried.push(`${python} (not found)`);
-      continue;
-    }
-    const probe = spawnSync(python, ['-c', 'import torch, transformers, safetensors, peft'], { encoding: 'utf8', timeout: 120_000 });
-    if (probe.status === 0) return { python, reason: '' };
-    tried.push(`${python} (${(probe.error?.message ?? probe.stderr.trim().split('\n').pop() ?? 'failed').slice(0, 120)})`);
-  }
-  return { reason: `no Python with torch, transformers, safetensors and peft: tried ${tried.join('; ')}. Set ACTORGYM_PYTHON to a venv python that has them.` };
-}
-
-const { python, reason } = findPython();
+const { python, reason } = findPython(['torch', 'transformers', 'safetensors', 'peft']);
 if (python === undefined) console.warn(`lora-peft-live.test.ts skipped: ${reason}`);
 
 const CASES: readonly { model: string; lora: LoraOptions }[] = [
