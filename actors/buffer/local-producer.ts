@@ -6,8 +6,11 @@
  *
  * Weights change only between steps: a new version is staged (`stage`) and applied when the next
  * `produce` starts, never under a running collection, so every group it offers has one
- * `policyVersion`: the version of the weights its policy holds. Calls to `produce` run one after
- * the other for the same reason.
+ * `policyVersion`: the version of the weights its policy holds. Calls to `produce` may overlap
+ * (asynchronous training runs several steps' collections at once, actors/buffer/step-feeder.ts):
+ * they share the one policy, so staged weights are applied only by a `produce` that starts with no
+ * other collection running; one that starts beside running collections samples with the weights
+ * they hold (the step feeder starts it only if that version is recent enough).
  */
 import type { EnvDefinition } from '../../envs/contract.ts';
 import type { TrajectoryGroup } from '../../learner/trajectory-group.ts';
@@ -32,11 +35,12 @@ export interface LocalProducerOptions {
 
 export class LocalProducer implements Producer {
   readonly name: string;
-  /** The step's rollout system while one runs (a stop cancels it). */
+  /** The latest step's rollout system while one runs (a stop cancels it; each `produce`'s signal cancels its own). */
   rollout: RolloutSystem | undefined;
   readonly #o: LocalProducerOptions;
   #staged: StagedWeights | undefined;
-  #queue: Promise<unknown> = Promise.resolve();
+  /** Collections running now: staged weights wait until there are none. */
+  #running = 0;
   /** Collections started per step, so a re-collection's episode ids differ from the first's. */
   readonly #collections = new Map<number, number>();
 
@@ -67,29 +71,33 @@ export class LocalProducer implements Producer {
     this.#staged = undefined;
   }
 
-  produce(work: StepWork, offer: (group: TrajectoryGroup) => void, signal: AbortSignal): Promise<void> {
-    const run = this.#queue.then(() => this.#produce(work, offer, signal));
-    this.#queue = run.catch(() => undefined);
-    return run;
+  /** Collections running now (the step feeder's tests read it). */
+  get running(): number {
+    return this.#running;
   }
 
-  async #produce(work: StepWork, offer: (group: TrajectoryGroup) => void, signal: AbortSignal): Promise<void> {
+  async produce(work: StepWork, offer: (group: TrajectoryGroup) => void, signal: AbortSignal): Promise<void> {
     if (signal.aborted) return;
-    const staged = this.#staged;
-    this.#staged = undefined;
-    staged?.apply();
+    if (this.#running === 0) {
+      const staged = this.#staged;
+      this.#staged = undefined;
+      staged?.apply();
+    }
     const collection = this.#collections.get(work.step) ?? 0;
     this.#collections.set(work.step, collection + 1);
     for (const step of this.#collections.keys()) if (step < work.step - 64) this.#collections.delete(step);
-    const stop = (): void => this.rollout?.stop(`producer ${this.name} stopped`);
+    let mine: RolloutSystem | undefined;
+    const stop = (): void => mine?.stop(`producer ${this.name} stopped`);
     signal.addEventListener('abort', stop);
+    this.#running += 1;
     try {
       await collectGroups({
         ...this.#o.collect, env: this.#o.env, policy: this.#o.policy, step: work.step, horizon: work.horizon,
         groups: work.groups, producer: this.name, collection, signal,
-        onSystem: (system) => { this.rollout = system; },
+        onSystem: (system) => { mine = system; this.rollout = system; },
       }, offer);
     } finally {
+      this.#running -= 1;
       signal.removeEventListener('abort', stop);
     }
   }

@@ -9,7 +9,14 @@
  * training, exactly as before the buffer. With `ahead` = K the producer starts step t while the
  * learner collects or trains step t − K at the earliest, so t − 1 − (learner's version) ≤ K.
  *
- * One piece of work at a time: the local producer applies a new version only between them.
+ * With `ahead` = K ≥ 1 up to K + 1 pieces of work run at once (steps t … t + K while the learner
+ * waits for step t), so collections overlap each other as well as the learner's update: behind a
+ * latency-bound policy one collection at a time caps the gain at (rollout + learn) / max(rollout,
+ * learn). A step is sampled with the weights its producer holds when its work starts, so step s
+ * starts beside running work only if the producer's version now is ≥ s − 1 − K; otherwise it waits
+ * until the running work is done, when the producer takes the newest version (the local producer
+ * applies staged weights only with no collection running: one policy, one version per group).
+ * With K = 0 one piece of work at a time, exactly as before.
  * A production that fails fails its step in the buffer (the learner's collect rejects with it);
  * one that ends without some of its groups and was not stopped fails the step too.
  */
@@ -43,9 +50,13 @@ export class StepFeeder {
   readonly #redo = new Set<number>();
   #wanted = 0;
   #next: number;
-  #busy = false;
+  #inFlight = 0;
+  /** Set while `#pump` hands out work: the buffer's room$ calls it back from inside (`request`). */
+  #pumping = false;
   /** Highest step a production was started for (tests read it: never more than `ahead` past `wanted`). */
   furthestStarted = 0;
+  /** Most productions running at once (tests read it: never more than `ahead` + 1). */
+  mostInFlight = 0;
 
   constructor(options: StepFeederOptions) {
     this.#o = options;
@@ -70,6 +81,15 @@ export class StepFeeder {
     for (const s of this.#subscriptions) s.unsubscribe();
   }
 
+  /**
+   * Whether work for `step` may start now: always with nothing running (the producer then takes the
+   * newest version, the learner's, ≥ wanted − 1 ≥ step − 1 − K); beside running work only if the
+   * version the producer holds keeps the step within K versions of the learner that will train it.
+   */
+  #fresh(step: number): boolean {
+    return this.#inFlight === 0 || this.#o.producer.version >= step - 1 - this.#o.ahead;
+  }
+
   #nextWork(): StepWork | undefined {
     const { buffer, groupsPerStep } = this.#o;
     for (const step of [...this.#redo].sort((a, b) => a - b)) {
@@ -78,13 +98,14 @@ export class StepFeeder {
         this.#redo.delete(step);
         continue;
       }
-      if (!buffer.hasRoom(groups.length)) return undefined;
+      if (!buffer.hasRoom(groups.length) || !this.#fresh(step)) return undefined;
       this.#redo.delete(step);
       return { step, horizon: this.#horizons.get(step) ?? this.#o.horizon(), groups };
     }
     const step = this.#next;
     if (step > this.#o.lastStep || step > this.#wanted + this.#o.ahead || this.#wanted === 0) return undefined;
     if (!buffer.hasRoom(groupsPerStep) && step !== this.#wanted) return undefined;
+    if (!this.#fresh(step)) return undefined;
     this.#next += 1;
     const horizon = this.#o.horizon();
     this.#horizons.set(step, horizon);
@@ -92,15 +113,24 @@ export class StepFeeder {
   }
 
   #pump(): void {
-    if (this.#busy || this.#o.signal.aborted) return;
-    const work = this.#nextWork();
-    if (work === undefined) return;
-    this.#busy = true;
-    this.furthestStarted = Math.max(this.furthestStarted, work.step);
-    void this.#run(work).finally(() => {
-      this.#busy = false;
-      this.#pump();
-    });
+    if (this.#pumping) return;
+    this.#pumping = true;
+    try {
+      const most = this.#o.ahead + 1;
+      while (this.#inFlight < most && !this.#o.signal.aborted) {
+        const work = this.#nextWork();
+        if (work === undefined) return;
+        this.#inFlight += 1;
+        this.mostInFlight = Math.max(this.mostInFlight, this.#inFlight);
+        this.furthestStarted = Math.max(this.furthestStarted, work.step);
+        void this.#run(work).finally(() => {
+          this.#inFlight -= 1;
+          this.#pump();
+        });
+      }
+    } finally {
+      this.#pumping = false;
+    }
   }
 
   async #run(work: StepWork): Promise<void> {
