@@ -24,22 +24,10 @@ import {
   type TrajectoryBufferInput,
 } from '../../machines/trajectory-buffer.machine.ts';
 import { groupKey, type TrajectoryGroup } from '../../learner/trajectory-group.ts';
+import type { BufferChanged } from '../../streams/training-events.ts';
 
 /** The buffer's numbers, as `buffer.changed` carries them (streams/training-events.ts). */
-export interface BufferSnapshot {
-  /** Groups pending (asked of a producer) or ready. */
-  readonly fill: number;
-  readonly capacity: number;
-  readonly ready: number;
-  readonly trained: number;
-  readonly droppedStale: number;
-  readonly droppedDuplicate: number;
-  /** Staleness → groups trained at it. */
-  readonly stalenessHistogram: Readonly<Record<string, number>>;
-  readonly learnerVersion: number;
-  /** The last step the learner took. */
-  readonly takenThrough: number;
-}
+export type BufferSnapshot = Omit<BufferChanged, 'type' | 't'>;
 
 export type GroupDropped = Extract<TrajectoryBufferEmitted, { type: 'group.dropped' }>;
 

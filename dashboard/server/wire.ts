@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import type { OutcomeCounts } from '../../streams/events.ts';
+import type { BufferChanged } from '../../streams/training-events.ts';
 
 /** A metrics.jsonl line, or a window of episodes for runs without a learner. */
 export type MetricRow = Readonly<Record<string, number>>;
@@ -31,15 +32,7 @@ export interface RunInfo {
 }
 
 /** What the page shows of the buffer: fill against capacity, the counts, the staleness histogram. */
-export interface BufferInfo {
-  readonly fill: number;
-  readonly capacity: number;
-  readonly ready: number;
-  readonly trained: number;
-  readonly droppedStale: number;
-  readonly droppedDuplicate: number;
-  readonly stalenessHistogram: Readonly<Record<string, number>>;
-}
+export type BufferInfo = Omit<BufferChanged, 'type' | 't' | 'learnerVersion' | 'takenThrough'>;
 
 /** The machine state of a running episode, as far as the events tell it. */
 export type EpisodeState = 'resetting' | 'acting' | 'stepping' | (string & {});
