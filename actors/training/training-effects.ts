@@ -101,6 +101,10 @@ export class TrainingEffects implements LearnerEffects {
     const { episodes } = stepOfGroups(step, groups[0]?.horizon ?? 0, groups, 0);
     // Asynchronous training corrects the rows older weights sampled (learner/behaviour-correction.ts).
     const staleness = this.#o.config.async ? stalenessOfGroups(groups, this.buffer.learnerVersion) : undefined;
+    // Running ahead: one turn of the event loop first. A learner step's awaits resolve as microtasks
+    // (the backend's reads), so without it the step would run to its end before the producer, which
+    // has just delivered this step's groups, gets to start the next step's collection.
+    if ((this.#o.config.async?.maxStaleness ?? 0) > 0) await new Promise((resolve) => setImmediate(resolve));
     const started = performance.now();
     const metrics = await this.#o.model.train(episodes, step, staleness);
     return { ...stats, ...metrics, learnSeconds: (performance.now() - started) / 1000 };

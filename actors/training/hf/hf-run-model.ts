@@ -77,16 +77,8 @@ function agentWeights(models: HfRunModels, config: TrainingConfig): { model: HfC
   };
 }
 
-/**
- * One turn of the event loop. A learner step's awaits resolve as microtasks (the backend's reads),
- * so without it the step would run to its end before the producer, which has just delivered the
- * step's groups, gets to start the next step's collection on the agent's weights.
- */
-const yieldToCollection = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
-
 export function hfRunModel(env: EnvDefinition, models: HfRunModels, config: TrainingConfig, policyVersion: number): RunModel {
   const weights = agentWeights(models, config);
-  const ownWeights = hfAgentOwnsWeights(config);
   const agent = hfAgent(env, models, config, config.temperature, policyVersion, weights.model);
   const policy = new RecordingPolicyAgent(agent);
   const args = { ...config, constrainedLoss: false };
@@ -95,14 +87,11 @@ export function hfRunModel(env: EnvDefinition, models: HfRunModels, config: Trai
     trainable: models.trainable,
     vocabSize: models.config.vocabSize,
     policy,
-    train: async (episodes, step, staleness) => {
-      if (ownWeights) await yieldToCollection();
-      return trainStep({
-        model: models.scoring, reference: models.reference, optimizer: models.optimizer, args,
-        episodes, seed: config.seed, step, dropUninformative: config.dropUninformative,
-        ...(staleness ? { staleness } : {}),
-      });
-    },
+    train: (episodes, step, staleness) => trainStep({
+      model: models.scoring, reference: models.reference, optimizer: models.optimizer, args,
+      episodes, seed: config.seed, step, dropUninformative: config.dropUninformative,
+      ...(staleness ? { staleness } : {}),
+    }),
     publish: (version) => weights.publish(agent, version),
     exportWeights: (version) => toNamedWeights(version, policyVariables(models)),
     loadWeights: (named) => {
