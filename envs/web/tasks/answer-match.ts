@@ -15,6 +15,10 @@ export { answerNumber, normalizeAnswer } from './normalise.ts';
 
 const verdict = (ok: boolean, reason: string): WebVerdict => ({ reward: ok ? 1 : 0, reason });
 
+/** An answer as a reason quotes it: cut, so a 2,000-date enumeration is not logged whole. */
+const QUOTED = 160;
+const quote = (answer: string) => `'${answer.length <= QUOTED ? answer : `${answer.slice(0, QUOTED)}…`}'`;
+
 /** Up to this many found values are listed in a reason; more are counted. */
 const LISTED = 3;
 const listed = (values: readonly unknown[]) =>
@@ -22,8 +26,8 @@ const listed = (values: readonly unknown[]) =>
 
 /** One value of a kind out of the answer: none, several (an enumeration), or the one. */
 function one<T>(type: string, expected: string, answer: string, found: readonly T[], same: (value: T) => boolean, shown: (value: T) => string = String): WebVerdict {
-  if (found.length === 0) return verdict(false, `${type}: expected ${expected}, but '${answer}' states no ${type}`);
-  if (found.length > 1) return verdict(false, `${type}: expected ${expected}, but '${answer}' states ${found.length} different values (${listed(found.map(shown))}); give one answer`);
+  if (found.length === 0) return verdict(false, `${type}: expected ${expected}, but ${quote(answer)} states no ${type}`);
+  if (found.length > 1) return verdict(false, `${type}: expected ${expected}, but ${quote(answer)} states ${found.length} different values (${listed(found.map(shown))}); give one answer`);
   const value = found[0] as T;
   return verdict(same(value), `${type}: expected ${expected}, got ${shown(value)}`);
 }
@@ -38,16 +42,16 @@ export function matchAnswer(spec: AnswerEvaluator, answer: string | undefined): 
   if (answer === undefined) return verdict(false, 'no answer: the episode did not end with stop [answer]');
   const given = normalizeAnswer(answer);
   const typed = spec.type === 'number' || spec.type === 'date' || spec.type === 'id' || spec.type === 'name';
-  if (typed && saysNotAchievable(answer)) return verdict(false, `${spec.type}: expected ${String(spec.expected)}, but '${answer}' says N/A`);
+  if (typed && saysNotAchievable(answer)) return verdict(false, `${spec.type}: expected ${String(spec.expected)}, but ${quote(answer)} says N/A`);
   switch (spec.type) {
     case 'exact_match':
-      return verdict(given === normalizeAnswer(spec.expected), `exact_match: expected '${spec.expected}', got '${answer}'`);
+      return verdict(given === normalizeAnswer(spec.expected), `exact_match: expected '${spec.expected}', got ${quote(answer)}`);
     case 'must_include': {
       const missing = spec.expected.filter((e) => !given.includes(normalizeAnswer(e)));
-      return verdict(missing.length === 0, missing.length === 0 ? `must_include: all of ${JSON.stringify(spec.expected)} found` : `must_include: missing ${JSON.stringify(missing)} in '${answer}'`);
+      return verdict(missing.length === 0, missing.length === 0 ? `must_include: all of ${JSON.stringify(spec.expected)} found` : `must_include: missing ${JSON.stringify(missing)} in ${quote(answer)}`);
     }
     case 'fuzzy_match':
-      return verdict(nameKey(answer) === nameKey(spec.expected), `fuzzy_match (no judge, so exact): expected '${spec.expected}', got '${answer}'`);
+      return verdict(nameKey(answer) === nameKey(spec.expected), `fuzzy_match (no judge, so exact): expected '${spec.expected}', got ${quote(answer)}`);
     case 'number':
       return one('number', `${spec.expected}${spec.tolerance > 0.01 ? ` (±${spec.tolerance})` : ''}`, answer, extractNumbers(answer), (v) => Math.abs(v - spec.expected) <= spec.tolerance);
     case 'date':
