@@ -15,9 +15,11 @@ export interface EvalConfig {
   readonly tasks: number;
   readonly seed: number;
   readonly horizon: number;
+  /** The LLM judge of free-text answers (`openai:MODEL`), when one graded them (web env `--judge`). */
+  readonly judge?: string;
 }
 
-const FIELDS = ['env', 'split', 'agent', 'n', 'tasks', 'seed', 'horizon'] as const satisfies readonly (keyof EvalConfig)[];
+const FIELDS = ['env', 'split', 'agent', 'n', 'tasks', 'seed', 'horizon', 'judge'] as const satisfies readonly (keyof EvalConfig)[];
 
 /** The fields that differ, as `name: stored → wanted`; empty when the two agree. */
 export function configDifferences(stored: Readonly<Record<string, unknown>>, wanted: EvalConfig): string[] {

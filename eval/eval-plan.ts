@@ -42,6 +42,7 @@ export function evalPlan(options: RunEvaluationOptions): EvalPlan {
     tasks: taskIds.length,
     seed: options.seed ?? 0,
     horizon: options.horizon ?? env.spec.defaultHorizon,
+    ...(options.judge !== undefined ? { judge: options.judge } : {}),
   };
   return { config, split, splitTasks, taskIds };
 }
