@@ -35,6 +35,8 @@ export interface WebSessionOptions {
   readonly navigationTimeoutMs?: number;
   /** Default: the process-wide host. */
   readonly host?: BrowserHost;
+  /** A Playwright storage-state file (cookies, local storage) the context starts with: a logged-in user (WebArena's `storage_state`). */
+  readonly storageState?: string;
 }
 
 export interface ActResult {
@@ -99,6 +101,7 @@ export class WebSession implements HostedSession {
       viewport: this.viewport,
       acceptDownloads: false,
       serviceWorkers: 'block',
+      ...(this.options.storageState !== undefined ? { storageState: this.options.storageState } : {}),
     });
     this.context = context;
     await context.addInitScript(LEAVE_MARKER_SCRIPT);
@@ -157,6 +160,15 @@ export class WebSession implements HostedSession {
         return failed(`The action could not be completed: ${firstLine(error)}`);
       }
     });
+  }
+
+  /**
+   * The value of the JS expression `expression` in the current tab (JSON-serialisable values only);
+   * rejects when it throws. For evaluators that read the page after the episode (WebArena's
+   * program_html), never for the agent.
+   */
+  async evaluate(expression: string): Promise<unknown> {
+    return this.guard(() => this.page().evaluate(expression));
   }
 
   /** The current tab as an image (PNG by default), for trajectory viewers. */
