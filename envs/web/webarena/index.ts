@@ -30,7 +30,7 @@ export interface WebArenaDefinition extends EnvDefinition {
 /**
  * Loads the tasks at `options.tasks` and makes their env definition. All tasks are in the `test`
  * split (WebArena is a test set); `train` is empty. Task ids are WebArena's task_id; categories
- * are the sites (`shopping`, `gitlab+reddit`).
+ * are the sites, sorted (`shopping`, `gitlab+reddit`).
  */
 export function createWebArenaDefinition(options: WebArenaDefinitionOptions): WebArenaDefinition {
   const loaded = loadWebArenaTasks(options.tasks, { ...options, judge: options.judge !== undefined });

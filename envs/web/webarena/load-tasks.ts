@@ -135,7 +135,7 @@ export function loadWebArenaTasks(source: string, options: LoadWebArenaOptions =
       startUrls: startUrlsOf(config, file),
       allowedOrigins: originsOf(placeholderSites(raw, new Set(config.sites)), siteUrls),
       ...(storageState !== undefined ? { storageState } : {}),
-      category: config.sites.join('+'),
+      category: [...new Set(config.sites)].sort().join('+'),
     });
   }
   const byId = (a: { id: string }, b: { id: string }): number => Number(a.id) - Number(b.id);

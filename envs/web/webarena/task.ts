@@ -15,7 +15,7 @@ export interface WebArenaTask {
   readonly allowedOrigins: readonly string[];
   /** Absolute path of the Playwright storage state to log in with, when `require_login`. */
   readonly storageState?: string;
-  /** The evaluation category: the sites joined by `+` (`gitlab+reddit`). */
+  /** The evaluation category: the sites in alphabetical order joined by `+` (`gitlab+reddit`). */
   readonly category: string;
 }
 

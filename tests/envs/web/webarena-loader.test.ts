@@ -31,7 +31,7 @@ describe('webarena loader', () => {
     const both = loaded.tasks.find((t) => t.id === '108')!;
     expect(both.startUrls).toEqual(['http://127.0.0.1:7770/product/1', 'http://127.0.0.1:9999/f/cats']);
     expect(both.allowedOrigins).toEqual(['http://127.0.0.1:7770', 'http://127.0.0.1:9999']);
-    expect(both.category).toBe('shopping+reddit');
+    expect(both.category).toBe('reddit+shopping');
   });
 
   it('sets aside, with the reason, tasks it cannot score: fuzzy_match without a judge, unsupported helpers', () => {
