@@ -30,5 +30,5 @@ export { genericPrompt } from './prompt/generic.ts';
 export { thoughtActionContract } from './prompt/reply-contract.ts';
 export { formatThoughtAction, parseThoughtAction, type ActionCleanup } from './prompt/parse-reply.ts';
 // WebArena's own task configs on the user's sites (docs/envs/webarena.md): the definition with an injected judge.
-export { createWebArenaDefinition, webArenaJudgeMessages, readJudgeVerdict } from './web/webarena/index.ts';
-export type { WebArenaDefinition, WebArenaDefinitionOptions, WebArenaJudge, WebArenaJudgeRequest } from './web/webarena/index.ts';
+export { createWebArenaDefinition, webArenaJudgeFromChat, webArenaJudgeMessages, readJudgeVerdict } from './web/webarena/index.ts';
+export type { WebArenaDefinition, WebArenaDefinitionOptions, WebArenaJudge, WebArenaJudgeChat, WebArenaJudgeRequest } from './web/webarena/index.ts';

@@ -40,7 +40,7 @@ export async function evaluateWebArenaTask(task: WebArenaTask, end: WebArenaEpis
   return { reward: checks.length > 0 && checks.every((check) => check.passed) ? 1 : 0, checks };
 }
 
-/** The checks as one line: `✓ url_match … · ✗ must_include "x"`. */
+/** The checks as one line: `pass url_match … · FAIL must_include "x"`. */
 export function describeVerdict(verdict: WebArenaVerdict): string {
   return verdict.checks.map((check) => `${check.passed ? 'pass' : 'FAIL'} ${check.detail}`).join(' · ');
 }

@@ -80,7 +80,7 @@ export { WebArenaEnv, type WebArenaEnvOptions } from './env.ts';
 export { loadWebArenaTasks, type LoadedWebArenaTasks, type LoadWebArenaOptions } from './load-tasks.ts';
 export { evaluateWebArenaTask, describeVerdict, type WebArenaEpisodeEnd, type WebArenaVerdict } from './evaluate.ts';
 export { webArenaConfigSchema, WEBARENA_SITES, WEBARENA_EVAL_TYPES, type WebArenaConfig, type WebArenaSite } from './config-schema.ts';
-export { webArenaJudgeMessages, readJudgeVerdict, type WebArenaJudge, type WebArenaJudgeRequest } from './judge.ts';
+export { webArenaJudgeMessages, readJudgeVerdict, webArenaJudgeFromChat, type WebArenaJudge, type WebArenaJudgeChat, type WebArenaJudgeRequest } from './judge.ts';
 export { siteUrlVariable, SITE_PLACEHOLDERS } from './site-urls.ts';
 export type { WebArenaPage } from './program-html.ts';
 export type { WebArenaTask, SkippedWebArenaTask } from './task.ts';

@@ -55,3 +55,14 @@ export function readJudgeVerdict(kind: WebArenaJudgeRequest['kind'], reply: stri
   }
   throw new Error(`the judge's reply has no verdict (${kind === 'fuzzy_match' ? 'correct/incorrect' : 'same/different'}): ${reply.slice(0, 200)}`);
 }
+
+/** One chat completion (temperature 0 in WebArena): the messages in, the reply's text out. */
+export type WebArenaJudgeChat = (messages: readonly JudgeMessage[]) => Promise<string>;
+
+/**
+ * A judge over any chat model: WebArena's questions (`webArenaJudgeMessages`) and its reading of the
+ * reply (`readJudgeVerdict`). A reply without a verdict throws, so the episode is not scored.
+ */
+export function webArenaJudgeFromChat(chat: WebArenaJudgeChat): WebArenaJudge {
+  return async (request) => readJudgeVerdict(request.kind, await chat(webArenaJudgeMessages(request)));
+}

@@ -83,7 +83,12 @@ export function readSiteUrls(
       problems.push(`${name}=${raw} must be an http:// or https:// URL`);
       continue;
     }
-    urls[site] = raw.replace(/\/+$/, '');
+    if (url.search || url.hash || url.username) {
+      problems.push(`${name}=${raw} must be a base URL without query, fragment or credentials`);
+      continue;
+    }
+    // As the browser writes it (lower-case host, no default port), so url_match compares like with like.
+    urls[site] = `${url.origin}${url.pathname}`.replace(/\/+$/, '');
   }
   if (problems.length > 0) throw new EnvError('ENV_INTERNAL', `webarena: ${problems.join('; ')}`);
   return urls;

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkEnv } from '../../../envs/check-env.ts';
 import type { Env, StepResult } from '../../../envs/contract.ts';
 import { BrowserHost } from '../../../envs/web/browser/browser-host.ts';
 import { createWebArenaDefinition, type WebArenaDefinition } from '../../../envs/web/webarena/index.ts';
@@ -109,6 +110,10 @@ describe.skipIf(!runBrowserTests)('webarena env on fixture sites', () => {
   it('a task that requires login starts logged in from its storage state', async () => {
     const won = await play(env, '109', [(o) => { expect(o).toContain('Signed in as Emma Lopez'); return 'stop [Emma Lopez]'; }]);
     expect(won.reward).toBe(1);
+  }, 60_000);
+
+  it('passes the env conformance check (lifecycle errors, result shapes, same task and seed replay the same)', async () => {
+    await checkEnv(definition, { taskIds: ['101'], steps: 3, fallbackActions: ['scroll [down]', 'stop [$12.50]', 'go_back'] });
   }, 60_000);
 
   it('an unknown task id is TASK_UNKNOWN before any page opens', async () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { webArenaConfigSchema, type ProgramHtmlTarget } from '../../../envs/web/webarena/config-schema.ts';
 import { evaluateWebArenaTask } from '../../../envs/web/webarena/evaluate.ts';
 import { unescapeHtml } from '../../../envs/web/webarena/html-unescape.ts';
-import { readJudgeVerdict, type WebArenaJudgeRequest } from '../../../envs/web/webarena/judge.ts';
+import { readJudgeVerdict, webArenaJudgeFromChat, type JudgeMessage, type WebArenaJudgeRequest } from '../../../envs/web/webarena/judge.ts';
 import { parseHelperCall, redditPostUrl } from '../../../envs/web/webarena/page-helpers.ts';
 import { programHtmlChecks, unsupportedTarget, type WebArenaPage } from '../../../envs/web/webarena/program-html.ts';
 import { cleanAnswer, stringMatchChecks } from '../../../envs/web/webarena/string-match.ts';
@@ -52,6 +52,18 @@ describe('webarena string_match', () => {
     const judge = async (r: WebArenaJudgeRequest): Promise<boolean> => r.kind === 'unachievable' && r.reason === 'no such page' && r.answer.includes('no such page');
     expect(await passes({ fuzzy_match: 'N/A' }, 'there is no such page', judge)).toBe(true);
     expect(await passes({ fuzzy_match: 'N/A' }, '42', judge)).toBe(false);
+  });
+
+  it('a judge over a chat model sends the question, reference and answer, and reads the verdict', async () => {
+    const sent: (readonly JudgeMessage[])[] = [];
+    const judge = webArenaJudgeFromChat(async (messages) => {
+      sent.push(messages);
+      return messages[1]!.content.includes('student answer: blue') ? 'Correct.' : 'Incorrect.';
+    });
+    expect(await passes({ fuzzy_match: ['the blue one'] }, 'Blue', judge)).toBe(true);
+    expect(sent[0]![1]!.content).toMatch(/question: q\nreference answer: the blue one\n[\s\S]*student answer: blue/);
+    expect(await passes({ fuzzy_match: ['the blue one'] }, 'red', judge)).toBe(false);
+    await expect(webArenaJudgeFromChat(async () => 'hmm')({ kind: 'fuzzy_match', intent: 'q', reference: 'r', answer: 'a' })).rejects.toThrow(/no verdict/);
   });
 
   it("reads a judge's reply as WebArena does", () => {

@@ -51,6 +51,9 @@ describe('webarena loader', () => {
       /ACTORGYM_WEB_REDDIT_URL is not set: 3 task\(s\) need the reddit site \(tasks 103, 104, 108\); set it to the base URL of your reddit server, e\.g\. http:\/\/localhost:9999/,
     );
     expect(() => loadWebArenaTasks(FIXTURES, { env: { ...ENV, ACTORGYM_WEB_REDDIT_URL: 'ftp://x' } })).toThrow(/ACTORGYM_WEB_REDDIT_URL=ftp:\/\/x must be an http/);
+    expect(() => loadWebArenaTasks(FIXTURES, { env: { ...ENV, ACTORGYM_WEB_REDDIT_URL: 'http://u:p@h:9999' } })).toThrow(/without query, fragment or credentials/);
+    // Written as the browser writes URLs: lower-case host, no default port.
+    expect(loadWebArenaTasks(FIXTURES, { env: { ...ENV, ACTORGYM_WEB_REDDIT_URL: 'HTTP://LocalHost:80/' } }).siteUrls.reddit).toBe('http://localhost');
     // A site named only in `sites` needs its variable too: the browser must be allowed there.
     const wiki = folderWith({ ...fixture(101), sites: ['shopping', 'wikipedia'] });
     expect(() => loadWebArenaTasks(wiki, { env: ENV })).toThrow(/ACTORGYM_WEB_WIKIPEDIA_URL is not set/);
