@@ -10,7 +10,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { EnvError } from '../../contract.ts';
 import { describeConfigError, webArenaConfigSchema, type WebArenaConfig, type WebArenaSite } from './config-schema.ts';
-import { originsOf, placeholderSites, readSiteUrls, replacePlaceholders } from './site-urls.ts';
+import { originsOf, placeholderSites, readExtraOrigins, readSiteUrls, replacePlaceholders } from './site-urls.ts';
 import { unsupportedReason } from './support.ts';
 import type { SkippedWebArenaTask, WebArenaTask } from './task.ts';
 
@@ -116,6 +116,7 @@ export function loadWebArenaTasks(source: string, options: LoadWebArenaOptions =
   checkUniqueIds(configs);
   const needed = sitesNeeded(configs);
   const siteUrls = readSiteUrls(needed, options.env ?? process.env);
+  const extraOrigins = readExtraOrigins(options.env ?? process.env);
   const tasks: WebArenaTask[] = [];
   const skipped: SkippedWebArenaTask[] = [];
   for (const { file, config: raw } of configs) {
@@ -133,7 +134,7 @@ export function loadWebArenaTasks(source: string, options: LoadWebArenaOptions =
       config,
       sites: config.sites,
       startUrls: startUrlsOf(config, file),
-      allowedOrigins: originsOf(placeholderSites(raw, new Set(config.sites)), siteUrls),
+      allowedOrigins: [...new Set([...originsOf(placeholderSites(raw, new Set(config.sites)), siteUrls), ...extraOrigins])],
       ...(storageState !== undefined ? { storageState } : {}),
       category: [...new Set(config.sites)].sort().join('+'),
     });

@@ -103,3 +103,22 @@ export function originsOf(sites: Iterable<WebArenaSite>, urls: Readonly<Partial<
   }
   return [...origins].sort();
 }
+
+/** Where more origins for every task's allow-list come from: backends a site's pages call (the map's tile server). */
+export const EXTRA_ORIGINS_VARIABLE = 'ACTORGYM_WEBARENA_EXTRA_ORIGINS';
+
+/** The origins of `ACTORGYM_WEBARENA_EXTRA_ORIGINS` (comma-separated URLs); a malformed one is an error naming the variable. */
+export function readExtraOrigins(env: Readonly<Record<string, string | undefined>>): string[] {
+  const raw = env[EXTRA_ORIGINS_VARIABLE]?.trim();
+  if (!raw) return [];
+  return raw.split(',').map((text) => text.trim()).filter((text) => text !== '').map((text) => {
+    let url: URL;
+    try {
+      url = new URL(text);
+    } catch {
+      throw new EnvError('ENV_INTERNAL', `webarena: ${EXTRA_ORIGINS_VARIABLE}: '${text}' is not a URL (give comma-separated http(s) URLs)`);
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new EnvError('ENV_INTERNAL', `webarena: ${EXTRA_ORIGINS_VARIABLE}: '${text}' must be an http:// or https:// URL`);
+    return url.origin;
+  });
+}

@@ -11,7 +11,7 @@ export interface WebArenaTask {
   readonly sites: readonly WebArenaSite[];
   /** `start_url` split at ` |AND| `: one tab each, the first current. */
   readonly startUrls: readonly string[];
-  /** The origins of the task's sites: the browser's allow-list. */
+  /** The origins of the task's sites (and ACTORGYM_WEBARENA_EXTRA_ORIGINS): the browser's allow-list. */
   readonly allowedOrigins: readonly string[];
   /** Absolute path of the Playwright storage state to log in with, when `require_login`. */
   readonly storageState?: string;

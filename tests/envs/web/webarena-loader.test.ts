@@ -32,6 +32,10 @@ describe('webarena loader', () => {
     expect(both.startUrls).toEqual(['http://127.0.0.1:7770/product/1', 'http://127.0.0.1:9999/f/cats']);
     expect(both.allowedOrigins).toEqual(['http://127.0.0.1:7770', 'http://127.0.0.1:9999']);
     expect(both.category).toBe('reddit+shopping');
+    // Backends a site's pages call (WebArena's map tiles) join every task's allow-list.
+    const extra = loadWebArenaTasks(FIXTURES, { env: { ...ENV, ACTORGYM_WEBARENA_EXTRA_ORIGINS: 'http://127.0.0.1:8080/tiles, https://tiles.example' } });
+    expect(extra.tasks.find((t) => t.id === '104')!.allowedOrigins).toEqual(['http://127.0.0.1:9999', 'http://127.0.0.1:8080', 'https://tiles.example']);
+    expect(() => loadWebArenaTasks(FIXTURES, { env: { ...ENV, ACTORGYM_WEBARENA_EXTRA_ORIGINS: 'tiles' } })).toThrow(/ACTORGYM_WEBARENA_EXTRA_ORIGINS: 'tiles' is not a URL/);
   });
 
   it('sets aside, with the reason, tasks it cannot score: fuzzy_match without a judge, unsupported helpers', () => {
