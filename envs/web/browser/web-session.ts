@@ -131,6 +131,15 @@ export class WebSession implements HostedSession {
     this.lostReason ??= reason;
   }
 
+  /**
+   * The value of the JS expression `expression` in the current tab (JSON-serialisable values only);
+   * rejects when it throws. For evaluators that read the page after the episode (WebArena's
+   * program_html), never for the agent.
+   */
+  async evaluate(expression: string): Promise<unknown> {
+    return this.guard(() => this.page().evaluate(expression));
+  }
+
   /** The current tab as WebArena shows it: tabs, accessibility tree with ids, URL. */
   async observe(): Promise<WebObservation> {
     return this.guard(async () => {
@@ -160,15 +169,6 @@ export class WebSession implements HostedSession {
         return failed(`The action could not be completed: ${firstLine(error)}`);
       }
     });
-  }
-
-  /**
-   * The value of the JS expression `expression` in the current tab (JSON-serialisable values only);
-   * rejects when it throws. For evaluators that read the page after the episode (WebArena's
-   * program_html), never for the agent.
-   */
-  async evaluate(expression: string): Promise<unknown> {
-    return this.guard(() => this.page().evaluate(expression));
   }
 
   /** The current tab as an image (PNG by default), for trajectory viewers. */
