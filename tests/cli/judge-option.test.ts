@@ -21,7 +21,7 @@ describe('--judge', () => {
   });
 
   it('refuses an env without free-text answers and a remote env', async () => {
-    await expect(judgedWebEnv('babyai', { ...flags, judge: 'openai:m' })).rejects.toThrow(/needs --env web/);
+    await expect(judgedWebEnv('babyai', { ...flags, judge: 'openai:m' })).rejects.toThrow(/needs --env web or --env webarena:PATH/);
     await expect(judgedWebEnv('web', { ...flags, judge: 'openai:m', remote: 'ws://127.0.0.1:1' })).rejects.toThrow(/drop --remote/);
   });
 });
@@ -48,6 +48,23 @@ describe('the judge over a chat endpoint', () => {
     baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
   });
   afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  it('judges WebArena tasks too: --env webarena:PATH with --judge loads the fuzzy_match tasks a run without one skips', async () => {
+    const fixtures = path.join(import.meta.dirname, '..', 'fixtures', 'webarena');
+    const saved = { ...process.env };
+    Object.assign(process.env, { ACTORGYM_WEB_SHOPPING_URL: 'http://127.0.0.1:7770', ACTORGYM_WEB_REDDIT_URL: 'http://127.0.0.1:9999' });
+    try {
+      const plain = (await import('../../envs/web/webarena/index.ts')).createWebArenaDefinition({ tasks: fixtures });
+      const judged = await judgedWebEnv(`webarena:${fixtures}`, { ...flags, baseUrl, judge: 'openai:judge-model' });
+      await judged.close();
+      const count = (env: typeof judged.env) => env.spec.splits.test;
+      expect(plain.loaded.skipped.some((s) => /fuzzy_match/.test(s.reason))).toBe(true);
+      expect(count(judged.env)).toBe(count(plain) + plain.loaded.skipped.filter((s) => /fuzzy_match/.test(s.reason)).length);
+      expect(judged.name).toBe('openai:judge-model');
+    } finally {
+      process.env = saved;
+    }
+  });
 
   it('asks the model at temperature 0 and reads its conclusion', async () => {
     const { judge, close } = await endpointJudge('openai:judge-model', { ...flags, baseUrl });
