@@ -41,6 +41,11 @@ export class ServerFleet {
     return this.restarting;
   }
 
+  /** Sends `signal` to a server's process (SIGSTOP freezes it with its sockets open; SIGCONT thaws it). */
+  signal(index: number, signal: NodeJS.Signals): void {
+    this.servers[index]?.child.kill(signal);
+  }
+
   /** SIGKILL, and wait for the process to be gone (its port is then free). */
   async kill(index: number): Promise<void> {
     const server = this.servers[index];
@@ -73,6 +78,8 @@ export class ServerFleet {
   }
 
   async stop(): Promise<void> {
+    // A stopped process would hold a SIGTERM pending for ever.
+    for (const server of this.servers) server?.child.kill('SIGCONT');
     await Promise.all(this.servers.map((server) => server?.stop()));
     this.servers.fill(undefined);
   }

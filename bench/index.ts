@@ -64,6 +64,11 @@ export const benchmarks: readonly Benchmark[] = [
     },
   },
   {
+    name: 'frozen-server',
+    description: 'a rollout on 3 env servers with one SIGSTOPped: extra wall time in call deadlines, when the pool marks it suspect and drops it',
+    run: async () => (await import('./frozen-server.ts')).runFrozenServerBench(),
+  },
+  {
     name: 'chaos',
     description: 'rollouts and a training run on 3 env servers SIGKILLed and restarted (>= 100 kills): every slot once, aborted share, success vs undisturbed',
     run: async () => (await import('./chaos.ts')).runChaosBench(),

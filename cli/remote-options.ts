@@ -38,6 +38,8 @@ export function printPoolEvent(event: PoolEvent): void {
   const what = {
     'server.connected': 'connected',
     'server.draining': 'draining; no new episodes go to it',
+    'server.suspect': `suspect${detail}; no new episodes go to it until it answers a probe`,
+    'server.recovered': 'answered its probe; used again',
     'server.lost': `lost${detail}; reconnecting`,
     'server.unreachable': `unreachable${detail}; retrying`,
   }[event.type];

@@ -72,10 +72,13 @@ export class PooledEnv implements Env {
     const { env, placement } = this;
     this.env = undefined;
     this.placement = undefined;
+    // A suspect (maybe frozen) or lost server would hold the close for a whole call deadline.
+    const answering = placement !== undefined && placement.alive && placement.link.state === 'live';
     placement?.release();
     // A failed close of the old instance must not fail the next episode; the server drops an
     // instance with its connection, or after its own call deadline, in any case.
-    await env?.close().catch(() => undefined);
+    const closing = env?.close().catch(() => undefined);
+    if (answering) await closing;
   }
 }
 

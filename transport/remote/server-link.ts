@@ -9,8 +9,12 @@ import { errorMessage } from '../../envs/error-message.ts';
 import { backoffDelay, type BackoffOptions } from './backoff.ts';
 import type { EnvServerConnection } from './ws-client.ts';
 
-/** `draining`: connected, but the server said it is shutting down; nothing new is placed on it. */
-export type LinkState = 'connecting' | 'live' | 'draining' | 'down' | 'closed';
+/**
+ * `draining`: connected, but the server said it is shutting down; nothing new is placed on it.
+ * `suspect`: connected, but a call missed its deadline and the probe after it is not answered
+ * yet; nothing new is placed on it until it answers (then `live`) or is dropped (then `down`).
+ */
+export type LinkState = 'connecting' | 'live' | 'suspect' | 'draining' | 'down' | 'closed';
 
 /** What a pool reports of each of its servers (`stats()`, `rollout --json` → `servers`). */
 export interface ServerStats {
@@ -28,7 +32,7 @@ export interface ServerStats {
   readonly lastError?: string;
 }
 
-export type LinkChange = 'connected' | 'draining' | 'lost' | 'attempt-failed';
+export type LinkChange = 'connected' | 'draining' | 'suspect' | 'recovered' | 'lost' | 'attempt-failed';
 
 export interface LinkHooks {
   connect(url: string): Promise<EnvServerConnection>;
@@ -165,12 +169,27 @@ export class ServerLink {
     this.connectCount += 1;
     this.failure = undefined;
     connection.onLost((error) => this.lose(connection, error));
+    connection.onSuspect?.((suspect, why) => this.suspect(connection, suspect, why));
     this.hooks.changed(this, 'connected', 0);
   }
 
   /** Read through a call: `close()` may have run while an attempt awaited. */
   private isClosed(): boolean {
     return this.status === 'closed';
+  }
+
+  /** A call on `connection` missed its deadline (`suspect`), or the probe after it was answered. */
+  private suspect(connection: EnvServerConnection, suspect: boolean, why: string): void {
+    if (this.current !== connection) return;
+    if (suspect && this.status === 'live') {
+      this.status = 'suspect';
+      this.failure = new EnvError('ENV_TIMEOUT', why);
+      this.hooks.changed(this, 'suspect', 0);
+    } else if (!suspect && this.status === 'suspect') {
+      this.status = 'live';
+      this.failure = undefined;
+      this.hooks.changed(this, 'recovered', 0);
+    }
   }
 
   private lose(connection: EnvServerConnection, error: EnvError): void {

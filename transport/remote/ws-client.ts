@@ -10,6 +10,7 @@ import {
   CLIENT_HEARTBEAT_MS,
   CLIENT_HIGH_WATER_MARK,
   CLIENT_MAX_PAYLOAD,
+  CLIENT_PROBE_MS,
   CONNECT_TIMEOUT_MS,
 } from '../wire/limits.ts';
 import { openWebSocket, refusalStatus, whenOpen } from '../wire/ws-connect.ts';
@@ -26,8 +27,13 @@ export interface EnvServerConnectOptions {
   readonly token?: string;
   /** Deadline of each call (ms); past it the call rejects with ENV_TIMEOUT. Default 30 000. */
   readonly callTimeoutMs?: number;
-  /** Ping interval (ms); a server missing a pong is dropped (ENV_LOST). 0 disables. Default 30 000. */
+  /** Ping interval (ms); a server missing a pong is dropped (ENV_LOST). 0 disables. Default 15 000. */
   readonly heartbeatMs?: number;
+  /**
+   * After a call misses its deadline, how long the probe (a ping) waits for its pong before the
+   * server is taken for frozen and dropped (ms). Default the smaller of the call deadline and 5 000.
+   */
+  readonly probeMs?: number;
   /** Opening handshake deadline (ms). Default 10 000. */
   readonly connectTimeoutMs?: number;
   /** Largest inbound frame (bytes). Default 16 MiB. */
@@ -50,6 +56,12 @@ export interface EnvServerConnection {
   readonly closed: boolean;
   /** Calls `listener` once when the socket closes, with the ENV_LOST error later calls get. */
   onLost(listener: (error: EnvError) => void): void;
+  /**
+   * Calls `listener(true, why)` when a call misses its deadline (the server may be frozen: place
+   * nothing new on it) and `listener(false, why)` once it has answered a probe. Optional: a
+   * connection without it is never suspect.
+   */
+  onSuspect?(listener: (suspect: boolean, why: string) => void): void;
   describe(envId: string): Promise<RemoteEnvInfo>;
   spec(envId: string): Promise<EnvSpec>;
   tasks(envId: string, split: Split): Promise<readonly string[]>;
@@ -78,9 +90,11 @@ export async function connectEnvServer(url: string, options: EnvServerConnectOpt
     const why = status !== undefined ? `HTTP ${status}` : (error as Error).message;
     throw new EnvError('ENV_LOST', `cannot connect to ${url}: ${why}`);
   }
+  const callTimeoutMs = options.callTimeoutMs ?? CLIENT_CALL_TIMEOUT_MS;
   const rpc = new WsRpc(ws, socket, socket && new WriteBatch(socket), {
-    callTimeoutMs: options.callTimeoutMs ?? CLIENT_CALL_TIMEOUT_MS,
+    callTimeoutMs,
     heartbeatMs: options.heartbeatMs ?? CLIENT_HEARTBEAT_MS,
+    probeMs: options.probeMs ?? Math.min(callTimeoutMs, CLIENT_PROBE_MS),
     highWaterMark: CLIENT_HIGH_WATER_MARK,
     now: () => performance.now(),
   });
@@ -101,6 +115,10 @@ class WsEnvServerConnection implements EnvServerConnection {
 
   onLost(listener: (error: EnvError) => void): void {
     this.rpc.onLost(listener);
+  }
+
+  onSuspect(listener: (suspect: boolean, why: string) => void): void {
+    this.rpc.onSuspect(listener);
   }
 
   async describe(envId: string): Promise<RemoteEnvInfo> {

@@ -27,7 +27,7 @@ export interface EnvServerPoolOptions extends EnvServerConnectOptions {
  * after it.
  */
 export interface PoolEvent {
-  readonly type: 'server.connected' | 'server.draining' | 'server.lost' | 'server.unreachable';
+  readonly type: 'server.connected' | 'server.draining' | 'server.suspect' | 'server.recovered' | 'server.lost' | 'server.unreachable';
   readonly url: string;
   readonly detail: string;
   /** Servers live after this change, of `servers`. */
@@ -51,6 +51,8 @@ interface ReachWaiter {
  * server, each instance placed on the least-loaded live server, lost connections reopened with
  * capped exponential backoff (server-link.ts), a restarted server used again. Instances of a
  * lost server fail with ENV_LOST; the episode is aborted and its retry is placed on a live one.
+ * A server whose call missed its deadline is suspect until it answers a probe (server-link.ts):
+ * retries and new instances go elsewhere meanwhile, and a frozen one is dropped after the probe.
  *
  * Placing an instance while no server is connected waits for one, for at most `serverWaitMs`
  * counted from the moment the last server went away: a short outage (a server restarting) costs
@@ -266,6 +268,8 @@ export class EnvServerPool {
     const report = (type: PoolEvent['type']) => this.options.onEvent?.({ type, url: link.url, detail, live, servers: this.links.length });
     if (change === 'connected') report('server.connected');
     else if (change === 'draining') report('server.draining');
+    else if (change === 'suspect') report('server.suspect');
+    else if (change === 'recovered') report('server.recovered');
     else if (change === 'lost') report('server.lost');
     else if (attempt === 0) report('server.unreachable'); // once per outage, not at every retry
     if (live === 0) return;

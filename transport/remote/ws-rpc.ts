@@ -1,7 +1,10 @@
 /**
  * Request/response calls multiplexed over one WebSocket to an env server. Each call has a
  * deadline (ENV_TIMEOUT); when the socket closes or its heartbeat fails, every pending and
- * later call rejects with ENV_LOST. One connection never reconnects: a pool of servers
+ * later call rejects with ENV_LOST. A missed deadline makes the connection *suspect* at once
+ * (`onSuspect`) and sends a probe (a ping): a server that answers it is only slow and is trusted
+ * again; one that does not within the probe time is frozen (SIGSTOPped, a hung machine) and the
+ * connection is dropped — so a frozen server costs a call deadline and a probe, not heartbeats. One connection never reconnects: a pool of servers
  * (ws-pool.ts) opens a new one and places later instances on it; a lost instance is an aborted
  * episode, retried upstream.
  */
@@ -19,6 +22,8 @@ export interface RpcOptions {
   readonly callTimeoutMs: number;
   /** Ping interval; the connection is dropped when a pong is missing at the next one. 0 disables. */
   readonly heartbeatMs: number;
+  /** How long the probe after a missed call deadline waits for its pong before dropping the connection. */
+  readonly probeMs: number;
   /** Buffered bytes above which further requests wait for the socket to drain. */
   readonly highWaterMark: number;
   readonly now: () => number;
@@ -41,6 +46,8 @@ export class WsRpc {
   private readonly outbox: string[] = [];
   private blocked = false;
   private awaitingPong = false;
+  private probe: NodeJS.Timeout | undefined;
+  private readonly suspectListeners: ((suspect: boolean, why: string) => void)[] = [];
   private readonly sweep: NodeJS.Timeout;
   private readonly heartbeat: NodeJS.Timeout | undefined;
   private readonly lostListeners: ((error: EnvError) => void)[] = [];
@@ -54,7 +61,7 @@ export class WsRpc {
   ) {
     socket?.unref();
     ws.on('message', (data: RawData, isBinary: boolean) => this.onMessage(data, isBinary));
-    ws.on('pong', () => (this.awaitingPong = false));
+    ws.on('pong', () => this.onPong());
     ws.on('error', (error: Error) => (this.why ??= error.message));
     ws.once('close', (code: number, reason: Buffer) => this.onClose(code, reason.toString()));
     // One sweep for all deadlines: a call times out between callTimeoutMs and 1.25 × callTimeoutMs.
@@ -75,6 +82,11 @@ export class WsRpc {
     const lost = this.lost;
     if (lost !== undefined) queueMicrotask(() => listener(lost));
     else this.lostListeners.push(listener);
+  }
+
+  /** Calls `listener(true, why)` when a call misses its deadline, and `listener(false, …)` when the probe that follows is answered. */
+  onSuspect(listener: (suspect: boolean, why: string) => void): void {
+    this.suspectListeners.push(listener);
   }
 
   call<O extends EnvOp>(body: Extract<EnvRequestBody, { op: O }>): Promise<EnvResultByOp[O]> {
@@ -149,11 +161,34 @@ export class WsRpc {
 
   private expire(): void {
     const now = this.options.now();
+    let missed: string | undefined;
     for (const [id, call] of this.pending) {
       if (call.deadline > now) continue;
       this.settle(id);
-      call.reject(new EnvError('ENV_TIMEOUT', `${call.op} got no reply within ${this.options.callTimeoutMs} ms`));
+      missed ??= `${call.op} got no reply within ${this.options.callTimeoutMs} ms`;
+      call.reject(new EnvError('ENV_TIMEOUT', missed));
     }
+    if (missed !== undefined) this.startProbe(missed);
+  }
+
+  /** A missed deadline: suspect at once, then a ping that must come back within `probeMs`. */
+  private startProbe(why: string): void {
+    if (this.probe !== undefined || this.ws.readyState !== WebSocket.OPEN) return;
+    for (const listener of this.suspectListeners) listener(true, why);
+    this.probe = setTimeout(() => {
+      this.why ??= `${why}, and the server did not answer a probe within ${this.options.probeMs} ms`;
+      this.ws.terminate();
+    }, this.options.probeMs);
+    this.probe.unref();
+    this.ws.ping();
+  }
+
+  private onPong(): void {
+    this.awaitingPong = false;
+    if (this.probe === undefined) return;
+    clearTimeout(this.probe);
+    this.probe = undefined;
+    for (const listener of this.suspectListeners) listener(false, 'answered a probe');
   }
 
   private ping(): void {
@@ -170,6 +205,7 @@ export class WsRpc {
   private onClose(code: number, reason: string): void {
     clearInterval(this.sweep);
     clearInterval(this.heartbeat);
+    clearTimeout(this.probe);
     const detail = `close code ${code}${reason ? ` "${reason}"` : ''}`;
     this.lost = new EnvError('ENV_LOST', `${this.why ?? 'connection closed'} (${detail})`);
     this.outbox.length = 0;

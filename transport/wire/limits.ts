@@ -44,8 +44,17 @@ export const ENV_SERVER_MAX_TOTAL_BUFFERED_BYTES = 128 * 1024 * 1024;
 
 /** Env client: deadline of one call (ms); past it the call rejects with `ENV_TIMEOUT`. */
 export const CLIENT_CALL_TIMEOUT_MS = 30_000;
-/** Env client: ping interval (ms); a server that misses one pong is dropped (`ENV_LOST`). 0 disables. */
-export const CLIENT_HEARTBEAT_MS = 30_000;
+/**
+ * Env client: ping interval (ms); a server that misses one pong is dropped (`ENV_LOST`). 0 disables.
+ * An idle frozen server is found within two intervals; one with calls under way sooner (below).
+ */
+export const CLIENT_HEARTBEAT_MS = 15_000;
+/**
+ * Env client: after a call misses its deadline the server is suspect (nothing new goes to it) and
+ * gets a probe (a ping); without its pong within this (ms, at most the call deadline) it is taken
+ * for frozen and dropped. A frozen server thus costs a call deadline and a probe.
+ */
+export const CLIENT_PROBE_MS = 5_000;
 /** Clients: WebSocket opening handshake deadline (ms). */
 export const CONNECT_TIMEOUT_MS = 10_000;
 /** Clients: largest inbound frame (bytes); observations of web envs can be large. */
