@@ -8,8 +8,8 @@
  *
  * The browser is sandboxed to this env's sites (browser/sandbox.ts): any other URL is blocked and
  * the step says so (`invalidAction`). The final observation says only whether the task is
- * complete and what the agent answered; the evaluator's reason, which may name the expected
- * answer, goes to `info.reason` alone, so no page an agent can read ever shows it.
+ * complete; the evaluator's reason, which may name the expected answer, goes to `info.reason`
+ * alone, so no page an agent can read ever shows it.
  *
  * The sites and the browser are loaded on the first reset, so listing envs stays cheap.
  */
@@ -53,13 +53,12 @@ export interface WebEnvState {
 const runtime = () => import('./env-runtime.ts');
 
 /**
- * What the agent reads when the episode ends: the verdict and its own answer, never the
- * evaluator's reason (it names the expected answer; a sample of a group that read it from a
- * finished one could copy it).
+ * What the agent reads when the episode ends: the verdict alone, never the evaluator's reason
+ * (it names the expected answer, which another sample of a group could copy), nor the agent's
+ * answer (after a success it is the expected one).
  */
-export function finalObservation(success: boolean, answer: string | undefined): string {
-  const said = answer ? ` Your answer was '${answer}'.` : '';
-  return `The episode has ended: ${success ? 'the task is complete' : 'the task is not complete'}.${said}`;
+export function finalObservation(success: boolean): string {
+  return `The episode has ended: ${success ? 'the task is complete' : 'the task is not complete'}.`;
 }
 
 export class WebEnv implements Env {
@@ -136,7 +135,7 @@ export class WebEnv implements Env {
       throw new EnvError('ENV_INTERNAL', `web task ${task.id} could not be evaluated: ${errorMessage(error, { withCode: false })}`);
     }
     const success = verdict.reward === 1;
-    const observation = finalObservation(success, result.answer);
+    const observation = finalObservation(success);
     const info: StepInfo = { url: finalUrl, site: task.site, invalidAction: false, success, reason: verdict.reason, ...(verdict.judge !== undefined ? { judge: verdict.judge } : {}) };
     return { observation, reward: verdict.reward, terminated: true, truncated: false, info };
   }
