@@ -301,19 +301,8 @@ export class WebSession implements HostedSession {
         await this.current.bringToFront();
         return done();
       }
-      case 'goto': {
-        const url = gotoTarget(action.url, this.allowedOrigins);
-        if (typeof url !== 'string') return failed(url.error);
-        try {
-          const response = await page.goto(url, { waitUntil: 'load', timeout: this.navigationTimeoutMs });
-          const unreachable = response?.headers()[UNREACHABLE_HEADER];
-          if (unreachable) return failed(`Could not open ${url}: ${unreachable}`);
-        } catch (error) {
-          if (this.lostReason) throw error;
-          return failed(`Could not open ${url}: ${firstLine(error)}`);
-        }
-        return done();
-      }
+      case 'goto':
+        return this.open(page, action.url);
       case 'go_back':
       case 'go_forward': {
         const options = { waitUntil: 'load' as const, timeout: this.navigationTimeoutMs };
@@ -326,6 +315,21 @@ export class WebSession implements HostedSession {
         return done();
       }
     }
+  }
+
+  /** `goto [text]`: refused outside the allowed origins before the browser moves. */
+  private async open(page: Page, text: string): Promise<ActResult> {
+    const url = gotoTarget(text, this.allowedOrigins);
+    if (typeof url !== 'string') return failed(url.error);
+    try {
+      const response = await page.goto(url, { waitUntil: 'load', timeout: this.navigationTimeoutMs });
+      const unreachable = response?.headers()[UNREACHABLE_HEADER];
+      if (unreachable) return failed(`Could not open ${url}: ${unreachable}`);
+    } catch (error) {
+      if (this.lostReason) throw error;
+      return failed(`Could not open ${url}: ${firstLine(error)}`);
+    }
+    return done();
   }
 
   /** Chooses the option of a `<select>` whose label (any case) or value is `text`. */
