@@ -63,6 +63,9 @@ const DEFAULT_VIEWPORT = { width: 1280, height: 720 } as const;
 const SCROLL = (sign: 1 | -1): string =>
   `(document.scrollingElement || document.body).scrollTop = (document.scrollingElement || document.body).scrollTop ${sign > 0 ? '+' : '-'} window.innerHeight;`;
 
+/** Kinds of refused request the agent is told of (sandbox). */
+const TOLD_TYPES: ReadonlySet<string> = new Set(['document', 'fetch', 'xhr', 'websocket', 'eventsource']);
+
 const done = (message = ''): ActResult => ({ ok: true, message, stopped: false });
 const failed = (message: string): ActResult => ({ ok: false, message, stopped: false });
 const firstLine = (error: unknown): string =>
@@ -96,7 +99,7 @@ export class WebSession implements HostedSession {
   /** The origins this session may reach. */
   readonly allowedOrigins: readonly string[];
   private proxy: SandboxProxy | undefined;
-  /** URLs of this session's pages the sandbox refused since the current action began. */
+  /** URLs of this session's pages the sandbox refused since the last action's result. */
   private blocked: string[] = [];
 
   constructor(private readonly options: WebSessionOptions) {
@@ -137,13 +140,16 @@ export class WebSession implements HostedSession {
     this.context = context;
     await context.addInitScript(LEAVE_MARKER_SCRIPT);
     context.on('page', (page) => this.adopt(page));
-    // Refusals of the pages' own requests (a refused tunnel fails the request; a refused http request gets the proxy's 403 page).
+    // Refusals of the pages' own requests (a refused tunnel fails the request; a refused http
+    // request gets the proxy's 403 page). Only those that carry content an agent could read are
+    // told: a page, a frame, a fetch. A refused image or font of an external site is not the
+    // agent's doing and would make every action on that site look invalid.
     context.on('response', (response) => {
-      if (response.headers()[BLOCKED_HEADER]) this.blocked.push(response.url());
+      if (response.headers()[BLOCKED_HEADER] && TOLD_TYPES.has(response.request().resourceType())) this.blocked.push(response.url());
     });
     context.on('requestfailed', (request) => {
       const url = request.url();
-      if (/^https?:/.test(url) && !isAllowedUrl(url, this.allowedOrigins)) this.blocked.push(url);
+      if (/^https?:/.test(url) && TOLD_TYPES.has(request.resourceType()) && !isAllowedUrl(url, this.allowedOrigins)) this.blocked.push(url);
     });
     const page = await context.newPage();
     this.current = page;
@@ -201,7 +207,7 @@ export class WebSession implements HostedSession {
   /** Runs one action. Mistakes (unknown id, bad tab, failed navigation) come back as `message`. */
   async act(action: WebAction): Promise<ActResult> {
     return this.guard(async () => {
-      this.blocked = [];
+      // Refusals since the last action count too: a page's script can fetch after its load.
       let result: ActResult;
       try {
         result = await this.run(action);

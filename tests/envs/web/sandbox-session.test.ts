@@ -74,7 +74,8 @@ describe.skipIf(!runBrowserTests)('web sandbox (browser session)', () => {
         case '/fetch':
           return html(`<p id="out">waiting</p><script>fetch(${JSON.stringify(target)}).then((r) => r.text()).then((t) => { out.textContent = 'got ' + t; }, () => { out.textContent = 'fetch failed'; });</script>`);
         case '/iframe':
-          return html(`<h1>Framed</h1><iframe src="${target}" title="frame"></iframe>`);
+          // The image is refused too, but not told: it is not content an agent reads.
+          return html(`<h1>Framed</h1><img src="${secret.origin}/pixel.png" alt="pixel"><iframe src="${target}" title="frame"></iframe>`);
         case '/whoami':
           res.writeHead(200, { 'content-type': 'text/plain' });
           res.end(`instance ${req.headers[INSTANCE_HEADER]}`);
@@ -138,8 +139,11 @@ describe.skipIf(!runBrowserTests)('web sandbox (browser session)', () => {
     await act(`goto [${site.origin}/fetch]`);
     await observeUntil((tree) => !tree.includes('waiting'));
     expect(last().tree).toContain('fetch failed');
+    // The fetch ran after the page loaded, so the next action tells of it.
+    expect((await act('scroll [down]')).message).toMatch(/^blocked: http:\/\/127\.0\.0\.1:\d+\/observation\?env_idx=0 is outside/);
     const framed = await act(`goto [${site.origin}/iframe]`);
-    expect(framed.message).toMatch(/^blocked: http:\/\/127\.0\.0\.1:\d+\/observation\?env_idx=0 is outside/);
+    expect(framed.message).toMatch(/^blocked: http:\/\/127\.0\.0\.1:\d+\/observation\?env_idx=0 is outside[^\n]*\.$/);
+    expect(framed.message).not.toContain('more blocked');
     expect(last().tree).toContain("heading 'Framed'");
   });
 
