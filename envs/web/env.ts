@@ -6,6 +6,11 @@
  * database), reward 1 or 0 as WebArena. The env never truncates: the horizon is the episode
  * machine's, and an episode that never stops is not scored. A lost browser is `ENV_LOST`.
  *
+ * The browser is sandboxed to this env's sites (browser/sandbox.ts): any other URL is blocked and
+ * the step says so (`invalidAction`). The final observation says only whether the task is
+ * complete; the evaluator's reason, which may name the expected answer, goes to `info.reason`
+ * alone, so no page an agent can read ever shows it.
+ *
  * The sites and the browser are loaded on the first reset, so listing envs stays cheap.
  */
 import { EnvError, type Env, type EnvSpec, type ResetOptions, type ResetResult, type StepInfo, type StepResult } from '../contract.ts';
@@ -47,6 +52,15 @@ export interface WebEnvState {
 
 const runtime = () => import('./env-runtime.ts');
 
+/**
+ * What the agent reads when the episode ends: the verdict alone, never the evaluator's reason
+ * (it names the expected answer, which another sample of a group could copy), nor the agent's
+ * answer (after a success it is the expected one).
+ */
+export function finalObservation(success: boolean): string {
+  return `The episode has ended: ${success ? 'the task is complete' : 'the task is not complete'}.`;
+}
+
 export class WebEnv implements Env {
   private lease: SiteLease | undefined;
   private instanceId: string | undefined;
@@ -80,6 +94,8 @@ export class WebEnv implements Env {
     const session = await openWebSession({
       instanceId: this.instanceId,
       startUrl: `${sites.urls[task.site]}${task.startPath}`,
+      // The env's sites (a task may span both); the machine's other ports and hosts stay out.
+      allowedOrigins: Object.values(sites.urls),
       ...(this.options.viewportOnly !== undefined ? { viewportOnly: this.options.viewportOnly } : {}),
       ...(this.options.maxTreeChars !== undefined ? { maxTreeChars: this.options.maxTreeChars } : {}),
       ...(this.options.actionTimeoutMs !== undefined ? { actionTimeoutMs: this.options.actionTimeoutMs } : {}),
@@ -119,7 +135,7 @@ export class WebEnv implements Env {
       throw new EnvError('ENV_INTERNAL', `web task ${task.id} could not be evaluated: ${errorMessage(error, { withCode: false })}`);
     }
     const success = verdict.reward === 1;
-    const observation = `The episode has ended: ${success ? 'the task is complete' : 'the task is not complete'}. ${verdict.reason}`;
+    const observation = finalObservation(success);
     const info: StepInfo = { url: finalUrl, site: task.site, invalidAction: false, success, reason: verdict.reason, ...(verdict.judge !== undefined ? { judge: verdict.judge } : {}) };
     return { observation, reward: verdict.reward, terminated: true, truncated: false, info };
   }

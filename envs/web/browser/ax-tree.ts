@@ -4,6 +4,9 @@
  * WebArena's `parse_accessibility_tree`: ignored nodes and empty generic containers are skipped
  * (their children move up), a StaticText already contained in one of the three lines before it
  * is dropped, and the id is the AX node id, mapped to the DOM backend node id for acting on it.
+ * Unlike WebArena, the options of a drop-down (`<select>`) are listed under its combobox, with
+ * `selected: True` on the chosen one, whenever the combobox is shown: closed, they have no box
+ * on screen, and the viewport filter used to drop them, so an agent never saw its choices.
  * Pure: the CDP calls live in snapshot.ts.
  */
 
@@ -56,7 +59,7 @@ export interface FormatOptions {
 
 /** Properties WebArena leaves out, plus `url` (long, and the link's name says where it goes). */
 const IGNORED_PROPERTIES = new Set(['focusable', 'editable', 'readonly', 'level', 'settable', 'multiline', 'invalid', 'url']);
-const EMPTY_SKIPPED_ROLES = new Set(['generic', 'img', 'list', 'strong', 'paragraph', 'banner', 'navigation', 'Section', 'LabelText', 'Legend', 'listitem']);
+const EMPTY_SKIPPED_ROLES = new Set(['generic', 'img', 'list', 'strong', 'paragraph', 'banner', 'navigation', 'Section', 'LabelText', 'Legend', 'listitem', 'MenuListPopup']);
 /** WebArena's threshold: a node is in view when at least this share of its box is. */
 export const IN_VIEWPORT_RATIO = 0.6;
 
@@ -120,20 +123,22 @@ export function formatAxTree(nodes: readonly RawAxNode[], options: FormatOptions
   };
 
   // Iterative DFS: deep pages would overflow the stack with recursion.
-  const stack: { id: string; depth: number }[] = root ? [{ id: root.nodeId, depth: 0 }] : [];
+  // `inSelect`: below a shown combobox, whose options count as shown with it.
+  const stack: { id: string; depth: number; inSelect: boolean }[] = root ? [{ id: root.nodeId, depth: 0, inSelect: false }] : [];
   const seen = new Set<string>();
   while (stack.length) {
-    const { id, depth } = stack.pop()!;
+    const { id, depth, inSelect } = stack.pop()!;
     const node = byId.get(id);
     if (!node || seen.has(id)) continue;
     seen.add(id);
     const parsed = nodeLine(node);
-    const shown = parsed !== undefined && parsed.valid && visible(node, node === root);
+    const shown = parsed !== undefined && parsed.valid && (inSelect || visible(node, node === root));
     if (shown) {
       lines.push({ text: '\t'.repeat(depth) + parsed.line, id, element: { backendNodeId: node.backendDOMNodeId, role: parsed.role, name: parsed.name } });
     }
+    const childInSelect = inSelect || (shown && parsed.role === 'combobox');
     const children = node.childIds ?? [];
-    for (let i = children.length - 1; i >= 0; i--) stack.push({ id: children[i]!, depth: shown ? depth + 1 : depth });
+    for (let i = children.length - 1; i >= 0; i--) stack.push({ id: children[i]!, depth: shown ? depth + 1 : depth, inSelect: childInSelect });
   }
 
   // WebArena's clean_accesibility_tree: drop StaticText repeating one of the 3 lines before it.

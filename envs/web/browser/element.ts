@@ -72,3 +72,9 @@ export async function markElement(page: Page, cdp: CDPSession, backendNodeId: nu
     ...(info.centre !== null ? { centre: info.centre } : {}),
   };
 }
+
+/** The option of a `<select>` whose label matches `text` (case and outer spaces ignored), else whose value is `text`. */
+export function findOption(options: readonly (readonly [string, string])[], text: string): readonly [string, string] | undefined {
+  const wanted = text.trim().toLowerCase();
+  return options.find(([, label]) => label.trim().toLowerCase() === wanted) ?? options.find(([value]) => value === text);
+}

@@ -3,13 +3,15 @@
  * env shows as the next observation. Follows WebArena's `create_id_based_action`: the action
  * name is the text before the first `[`, arguments are bracketed, `type` without an Enter flag
  * presses Enter (`[1]`), `scroll` takes `up` or `down`, and `stop` without an answer stops with
- * an empty answer.
+ * an empty answer. `select [id] [option]` is ours (WebArena's id-based grammar has none; BrowserGym
+ * has `select_option`): it chooses an option of a drop-down by its label, as `type` on one does.
  */
 
 export type WebAction =
   | { readonly kind: 'click'; readonly id: string }
   | { readonly kind: 'type'; readonly id: string; readonly text: string; readonly pressEnter: boolean }
   | { readonly kind: 'hover'; readonly id: string }
+  | { readonly kind: 'select'; readonly id: string; readonly option: string }
   | { readonly kind: 'press'; readonly keys: string }
   | { readonly kind: 'scroll'; readonly direction: 'up' | 'down' }
   | { readonly kind: 'new_tab' }
@@ -29,6 +31,7 @@ export const WEB_ACTION_GRAMMAR: readonly string[] = [
   'click [id]',
   'type [id] [content] [0|1]',
   'hover [id]',
+  'select [id] [option]',
   'press [key_comb]',
   'scroll [down|up]',
   'new_tab',
@@ -44,6 +47,7 @@ const USAGE: Readonly<Record<WebActionKind, string>> = {
   click: 'click [id]',
   type: 'type [id] [content] [0|1]',
   hover: 'hover [id]',
+  select: 'select [id] [option]',
   press: 'press [key_comb]',
   scroll: 'scroll [down|up]',
   new_tab: 'new_tab',
@@ -84,6 +88,10 @@ export function parseWebAction(input: string): ParseResult {
       const m = /^type ?\[(\d+)\] ?\[([\s\S]*)\] ?\[([01])\]$/.exec(withFlag);
       return m ? ok({ kind: 'type', id: m[1]!, text: m[2]!, pressEnter: m[3] === '1' }) : usage('type', text);
     }
+    case 'select': {
+      const m = /^select ?\[(\d+)\] ?\[([\s\S]*)\]$/.exec(text);
+      return m && m[2]!.trim() ? ok({ kind: 'select', id: m[1]!, option: m[2]!.trim() }) : usage('select', text);
+    }
     case 'press': {
       const m = /^press ?\[(.+)\]$/.exec(text);
       return m && m[1]!.trim() ? ok({ kind: 'press', keys: m[1]!.trim() }) : usage('press', text);
@@ -123,6 +131,8 @@ export function formatWebAction(action: WebAction): string {
       return `${action.kind} [${action.id}]`;
     case 'type':
       return `type [${action.id}] [${action.text}] [${action.pressEnter ? 1 : 0}]`;
+    case 'select':
+      return `select [${action.id}] [${action.option}]`;
     case 'press':
       return `press [${action.keys}]`;
     case 'scroll':

@@ -1,6 +1,9 @@
 /**
  * One env instance's browser: a browser context in the shared browser (browser-host.ts) that
  * sends `x-actorgym-instance: <id>` with every request, its tabs, and the last observation's ids.
+ * It is sandboxed to its allowed origins (sandbox.ts): `goto` outside them is refused before
+ * navigating, and every request goes through the session's proxy (sandbox-proxy.ts), which
+ * refuses the rest; either way the action's message says `blocked: …`.
  * `observe()` reads the current tab as WebArena does; `act()` runs one parsed action and returns
  * a message instead of throwing for anything the agent did wrong. After the browser or the page
  * crashes, every call throws EnvError('ENV_LOST') so the episode ends aborted.
@@ -10,10 +13,12 @@ import { EnvError } from '../../contract.ts';
 import { INSTANCE_HEADER } from '../sites/site-app.ts';
 import type { AxElement } from './ax-tree.ts';
 import { getBrowserHost, type BrowserHost, type HostedSession } from './browser-host.ts';
-import { markElement, type TargetElement } from './element.ts';
+import { findOption, markElement, type TargetElement } from './element.ts';
 import type { WebAction } from './grammar.ts';
 import type { WebObservation, WebTab } from './observation.ts';
 import { readPageTree } from './page-tree.ts';
+import { allowedOriginsOf, blockedMessage, gotoTarget, isAllowedUrl } from './sandbox.ts';
+import { BLOCKED_HEADER, startSandboxProxy, UNREACHABLE_HEADER, type SandboxProxy } from './sandbox-proxy.ts';
 import { SessionIds } from './session-ids.ts';
 import { LEAVE_MARKER_SCRIPT, settle, trackNavigations } from './settle.ts';
 import { errorMessage } from '../../error-message.ts';
@@ -21,8 +26,13 @@ import { errorMessage } from '../../error-message.ts';
 export interface WebSessionOptions {
   /** Sent as the `x-actorgym-instance` header; the sites keep one state per id. */
   readonly instanceId: string;
-  /** The page the first tab opens (http or https). */
+  /** The page the first tab opens (http or https, on an allowed origin). */
   readonly startUrl: string;
+  /**
+   * Base URLs (or origins) the browser may reach; everything else is blocked. Default: the
+   * origin of `startUrl` only.
+   */
+  readonly allowedOrigins?: readonly string[];
   /** Window size in CSS pixels (default 1280×720, as WebArena). */
   readonly viewport?: { readonly width: number; readonly height: number };
   /** List only elements at least 60 % on screen, as WebArena's `current_viewport_only` (default true). */
@@ -52,6 +62,9 @@ export interface ActResult {
 const DEFAULT_VIEWPORT = { width: 1280, height: 720 } as const;
 const SCROLL = (sign: 1 | -1): string =>
   `(document.scrollingElement || document.body).scrollTop = (document.scrollingElement || document.body).scrollTop ${sign > 0 ? '+' : '-'} window.innerHeight;`;
+
+/** Kinds of refused request the agent is told of (sandbox). */
+const TOLD_TYPES: ReadonlySet<string> = new Set(['document', 'fetch', 'xhr', 'websocket', 'eventsource']);
 
 const done = (message = ''): ActResult => ({ ok: true, message, stopped: false });
 const failed = (message: string): ActResult => ({ ok: false, message, stopped: false });
@@ -83,6 +96,11 @@ export class WebSession implements HostedSession {
   private readonly ids = new SessionIds();
   private lostReason: string | undefined;
   private closed = false;
+  /** The origins this session may reach. */
+  readonly allowedOrigins: readonly string[];
+  private proxy: SandboxProxy | undefined;
+  /** URLs of this session's pages the sandbox refused since the last action's result. */
+  private blocked: string[] = [];
 
   constructor(private readonly options: WebSessionOptions) {
     this.instanceId = options.instanceId;
@@ -92,20 +110,47 @@ export class WebSession implements HostedSession {
     this.maxTreeChars = options.maxTreeChars ?? 16_000;
     this.actionTimeoutMs = options.actionTimeoutMs ?? 5000;
     this.navigationTimeoutMs = options.navigationTimeoutMs ?? 15_000;
+    this.allowedOrigins = allowedOriginsOf(options.allowedOrigins ?? [options.startUrl]);
+    if (!isAllowedUrl(options.startUrl, this.allowedOrigins)) {
+      throw new Error(`startUrl ${options.startUrl} is outside allowedOrigins (${this.allowedOrigins.join(', ')})`);
+    }
   }
 
   /** @internal Called by openWebSession. */
   async start(): Promise<void> {
-    const context = await this.host.newContext(this, {
-      extraHTTPHeaders: { [INSTANCE_HEADER]: this.instanceId },
-      viewport: this.viewport,
-      acceptDownloads: false,
-      serviceWorkers: 'block',
-      ...(this.options.storageState !== undefined ? { storageState: this.options.storageState } : {}),
+    this.proxy = await startSandboxProxy({
+      allowedOrigins: this.allowedOrigins,
+      header: { name: INSTANCE_HEADER, value: this.instanceId },
     });
+    let context: BrowserContext;
+    try {
+      context = await this.host.newContext(this, {
+        extraHTTPHeaders: { [INSTANCE_HEADER]: this.instanceId },
+        viewport: this.viewport,
+        acceptDownloads: false,
+        serviceWorkers: 'block',
+        ...(this.options.storageState !== undefined ? { storageState: this.options.storageState } : {}),
+        // `<-loopback>`: Chromium sends requests to localhost past a proxy unless told not to.
+        proxy: { server: this.proxy.url, bypass: '<-loopback>' },
+      });
+    } catch (error) {
+      await this.proxy.close();
+      throw error;
+    }
     this.context = context;
     await context.addInitScript(LEAVE_MARKER_SCRIPT);
     context.on('page', (page) => this.adopt(page));
+    // Refusals of the pages' own requests (a refused tunnel fails the request; a refused http
+    // request gets the proxy's 403 page). Only those that carry content an agent could read are
+    // told: a page, a frame, a fetch. A refused image or font of an external site is not the
+    // agent's doing and would make every action on that site look invalid.
+    context.on('response', (response) => {
+      if (response.headers()[BLOCKED_HEADER] && TOLD_TYPES.has(response.request().resourceType())) this.blocked.push(response.url());
+    });
+    context.on('requestfailed', (request) => {
+      const url = request.url();
+      if (/^https?:/.test(url) && TOLD_TYPES.has(request.resourceType()) && !isAllowedUrl(url, this.allowedOrigins)) this.blocked.push(url);
+    });
     const page = await context.newPage();
     this.current = page;
     try {
@@ -162,13 +207,26 @@ export class WebSession implements HostedSession {
   /** Runs one action. Mistakes (unknown id, bad tab, failed navigation) come back as `message`. */
   async act(action: WebAction): Promise<ActResult> {
     return this.guard(async () => {
+      // Refusals since the last action count too: a page's script can fetch after its load.
+      let result: ActResult;
       try {
-        return await this.run(action);
+        result = await this.run(action);
       } catch (error) {
         if (this.lostReason || this.closed || (await this.browserGone(error))) throw error;
-        return failed(`The action could not be completed: ${firstLine(error)}`);
+        result = failed(`The action could not be completed: ${firstLine(error)}`);
       }
+      return this.withBlocked(result);
     });
+  }
+
+  /** The result, turned into a failure that names the first refused request when there was one. */
+  private withBlocked(result: ActResult): ActResult {
+    const refused = [...new Set(this.blocked)];
+    this.blocked = [];
+    if (refused.length === 0 || result.stopped) return result;
+    const more = refused.length > 1 ? ` (and ${refused.length - 1} more blocked request${refused.length > 2 ? 's' : ''})` : '';
+    const message = `${blockedMessage(refused[0]!, this.allowedOrigins)}${more}.`;
+    return failed(result.ok || !result.message ? message : `${message} ${result.message}`);
   }
 
   /** The current tab as an image (PNG by default), for trajectory viewers. */
@@ -183,6 +241,7 @@ export class WebSession implements HostedSession {
     this.host.release(this);
     await this.context?.close().catch(() => undefined);
     this.cdp.clear();
+    await this.proxy?.close();
   }
 
   private async run(action: WebAction): Promise<ActResult> {
@@ -207,13 +266,7 @@ export class WebSession implements HostedSession {
           if (target.optionValue !== undefined) await target.locator.selectOption(target.optionValue, { timeout });
           else await page.mouse.click(centre!.x, centre!.y);
         } else if (target.options) {
-          const wanted = action.text.trim().toLowerCase();
-          const option = target.options.find(([, label]) => label.trim().toLowerCase() === wanted) ?? target.options.find(([value]) => value === action.text);
-          if (!option) {
-            const labels = target.options.map(([, label]) => `'${label}'`).join(', ');
-            return failed(`Element [${action.id}] has no option '${action.text}'; its options are ${labels}.`);
-          }
-          await target.locator.selectOption(option[0], { timeout });
+          return this.choose(page, target, action.id, action.text);
         } else {
           await page.mouse.click(centre!.x, centre!.y);
           if (target.editable) await target.locator.fill(action.text, { timeout });
@@ -221,6 +274,12 @@ export class WebSession implements HostedSession {
           if (action.pressEnter) await page.keyboard.press('Enter');
         }
         return this.settled(page);
+      }
+      case 'select': {
+        const target = await this.target(page, action.id);
+        if (typeof target === 'string') return failed(target);
+        if (!target.options) return failed(`Element [${action.id}] is not a drop-down list; select works on a combobox or one of its options.`);
+        return this.choose(page, target, action.id, action.option);
       }
       case 'press':
         await page.keyboard.press(action.keys);
@@ -248,17 +307,8 @@ export class WebSession implements HostedSession {
         await this.current.bringToFront();
         return done();
       }
-      case 'goto': {
-        const url = normalizeUrl(action.url);
-        if (typeof url !== 'string') return failed(url.error);
-        try {
-          await page.goto(url, { waitUntil: 'load', timeout: this.navigationTimeoutMs });
-        } catch (error) {
-          if (this.lostReason) throw error;
-          return failed(`Could not open ${url}: ${firstLine(error)}`);
-        }
-        return done();
-      }
+      case 'goto':
+        return this.open(page, action.url);
       case 'go_back':
       case 'go_forward': {
         const options = { waitUntil: 'load' as const, timeout: this.navigationTimeoutMs };
@@ -271,6 +321,32 @@ export class WebSession implements HostedSession {
         return done();
       }
     }
+  }
+
+  /** `goto [text]`: refused outside the allowed origins before the browser moves. */
+  private async open(page: Page, text: string): Promise<ActResult> {
+    const url = gotoTarget(text, this.allowedOrigins);
+    if (typeof url !== 'string') return failed(url.error);
+    try {
+      const response = await page.goto(url, { waitUntil: 'load', timeout: this.navigationTimeoutMs });
+      const unreachable = response?.headers()[UNREACHABLE_HEADER];
+      if (unreachable) return failed(`Could not open ${url}: ${unreachable}`);
+    } catch (error) {
+      if (this.lostReason) throw error;
+      return failed(`Could not open ${url}: ${firstLine(error)}`);
+    }
+    return done();
+  }
+
+  /** Chooses the option of a `<select>` whose label (any case) or value is `text`. */
+  private async choose(page: Page, target: TargetElement, id: string, text: string): Promise<ActResult> {
+    const option = findOption(target.options ?? [], text);
+    if (!option) {
+      const labels = (target.options ?? []).map(([, label]) => `'${label}'`).join(', ');
+      return failed(`Element [${id}] has no option '${text}'; its options are ${labels}.`);
+    }
+    await target.locator.selectOption(option[0], { timeout: this.actionTimeoutMs });
+    return this.settled(page);
   }
 
   private async settled(page: Page): Promise<ActResult> {

@@ -28,6 +28,8 @@ describe.skipIf(!runBrowserTests)('web session actions', () => {
   let session: WebSession;
   const host = new BrowserHost({ idleCloseMs: 60_000 });
   let seen: WebObservation;
+  /** An allowed origin nothing listens on. */
+  let closed: number;
 
   /** Runs one action in the grammar and observes the page after it. */
   const act = async (text: string): Promise<ActResult> => {
@@ -43,7 +45,8 @@ describe.skipIf(!runBrowserTests)('web session actions', () => {
 
   beforeAll(async () => {
     server = await startFixtureServer();
-    session = await openWebSession({ instanceId: 'act-1', startUrl: `${server.url}/index.html`, host, viewportOnly: false });
+    closed = await closedPort();
+    session = await openWebSession({ instanceId: 'act-1', startUrl: `${server.url}/index.html`, allowedOrigins: [server.url, `http://127.0.0.1:${closed}`], host, viewportOnly: false });
     seen = await session.observe();
   });
   afterAll(async () => {
@@ -131,10 +134,10 @@ describe.skipIf(!runBrowserTests)('web session actions', () => {
   it('goto opens http(s) URLs; other schemes and unreachable hosts are messages', async () => {
     await act(`goto [${server.url}/page2.html]`);
     expect(seen.url).toBe(`${server.url}/page2.html`);
-    expect(await act('goto [file:///etc/passwd]')).toMatchObject({ ok: false, message: "Only http and https URLs can be opened, not 'file:'." });
-    const closed = await closedPort();
-    expect(await act(`goto [http://127.0.0.1:${closed}/]`)).toMatchObject({ ok: false, message: expect.stringMatching(/^Could not open http:\/\/127\.0\.0\.1:\d+\/: .*ERR_CONNECTION_REFUSED/) });
-    expect(seen.url).not.toBe(`${server.url}/page2.html`); // Chromium shows its error page
+    expect(await act('goto [file:///etc/passwd]')).toMatchObject({ ok: false, message: expect.stringMatching(/^blocked: file:\/\/\/etc\/passwd is outside this task's sites/) });
+    expect(seen.url).toBe(`${server.url}/page2.html`); // a blocked goto never leaves the page
+    expect(await act(`goto [http://127.0.0.1:${closed}/]`)).toMatchObject({ ok: false, message: expect.stringMatching(/^Could not open http:\/\/127\.0\.0\.1:\d+\/: ECONNREFUSED/) });
+    expect(seen.url).not.toBe(`${server.url}/page2.html`);
   });
 
   it('an id that is not in the current observation is a message, not an exception', async () => {

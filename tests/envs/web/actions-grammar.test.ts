@@ -29,7 +29,7 @@ describe('parseWebAction', () => {
     expect(parsed('go_back')).toEqual({ kind: 'go_back' });
     expect(parsed('go_forward')).toEqual({ kind: 'go_forward' });
     expect(parsed('stop [$42.10]')).toEqual({ kind: 'stop', answer: '$42.10' });
-    expect(WEB_ACTION_GRAMMAR).toHaveLength(12);
+    expect(WEB_ACTION_GRAMMAR).toHaveLength(13);
   });
 
   it('follows WebArena on defaults and spacing', () => {
