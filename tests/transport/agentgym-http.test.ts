@@ -179,7 +179,8 @@ describe('AgentGym HTTP client Env', () => {
       expect(got.reset.observation).toBe(want.reset.observation);
       expect(got.reset.info.availableActions).toEqual(want.reset.info.availableActions);
       expect(got.steps.map(({ observation, reward, terminated, truncated, info }) => ({ observation, reward, terminated, truncated, success: info.success, actions: info.availableActions, invalid: info.invalidAction }))).toEqual(
-        want.steps.map(({ observation, reward, terminated, truncated, info }) => ({ observation, reward, terminated, truncated, success: info.success, actions: info.availableActions, invalid: info.invalidAction })),
+        // The fake env's `score` is its reward sum (0..1), which the sciworld flavor reads as ScienceWorld points (/100).
+        want.steps.map(({ observation, reward, terminated, truncated, info }) => ({ observation, reward: flavor === 'sciworld' ? reward / 100 : reward, terminated, truncated, success: info.success, actions: info.availableActions, invalid: info.invalidAction })),
       );
     }
     expect((await episode(remote, 'counter_5', ['wait', 'wait', 'wait', 'wait', 'wait', 'wait', 'wait', 'wait'])).steps.at(-1)).toMatchObject({ truncated: true, terminated: false });
