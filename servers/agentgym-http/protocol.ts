@@ -139,7 +139,8 @@ class AgentGymRoutes {
    * templates and objects instead; actorgym's client reads either (docs/agentgym-http.md).
    */
   private actionHint(caller: Caller, url: string): JsonValue {
-    return { valid_actions: [...(this.queried(caller, url).actions ?? [])] };
+    const instance = this.queried(caller, url);
+    return { valid_actions: instance.phase === 'done' ? [] : [...(instance.actions ?? [])] };
   }
 
   /** The caller's reset instance named by the query's id field. */
