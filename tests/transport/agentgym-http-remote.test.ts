@@ -144,6 +144,19 @@ describe('a stand-in of AgentGym WebShop (bare ids, env_idx, /available_actions)
   });
 });
 
+describe('agentgym+http start-up errors', () => {
+  it('names the token problem, and asks for data_idx ranges for an env actorgym does not know', async () => {
+    const server = await startAgentGymHttpServer({ port: 0, definition: fakeCounterDefinition(), token: 'sesame' });
+    cleanups.push(() => server.close());
+    const bare = `agentgym+http://${server.url.slice(7)}`;
+    await expect(resolveEnvDefinition({ env: 'fake-counter', remote: `${bare}?test=0-1` })).rejects.toThrow(/UNAUTHORIZED: .* \/token\/T/);
+    await expect(resolveEnvDefinition({ env: 'fake-counter', remote: bare })).rejects.toMatchObject({ code: 'ENV_UNKNOWN', message: expect.stringContaining('?test=') });
+    const withToken = await remote('fake-counter', `${bare}/token/sesame?test=0-1`);
+    const env = made(withToken);
+    expect((await env.reset({ taskId: 'fake-counter_1' })).observation).toContain('count to 3');
+  });
+});
+
 describe('a pool of two AgentGym HTTP servers', () => {
   async function ours(): Promise<AgentGymHttpServer> {
     const server = await startAgentGymHttpServer({ port: 0, definition: fakeCounterDefinition() });
