@@ -8,6 +8,11 @@
  * `ENV_LOST`; a `{"error": ...}` reply becomes an `EnvError` whose code comes from the reply's
  * `code` field (actorgym servers) or from AgentGym's message wording (Python servers).
  *
+ * Each family's rewards are normalised to 0…1 per episode with the server's numbers kept in
+ * `info` (agentgym-flavors.ts), and `info.availableActions` is filled from what the family offers:
+ * the observation, `GET /action_hint`, or WebShop's `GET /available_actions`
+ * (agentgym-valid-actions.ts).
+ *
  * AgentGym resets by an integer `data_idx`, actorgym by task id: `options.taskIndex` maps one
  * to the other. The default takes the id's trailing integer (`babyai_17` → 17), which matches
  * AgentGym's `item_id` rows and the ids `agentGymHttpDefinition` derives. Against an actorgym
