@@ -53,5 +53,5 @@ describe('actorgym rollout --remote agentgym+http://a,agentgym+http://b', () => 
     expect(lostServer.losses).toBe(1);
     // Aborted attempts were replayed on the live server with their slot's seed: the same episodes.
     expect(played(summary.results)).toEqual(played(JSON.parse((await local).stdout).results));
-  });
+  }, 180_000); // child processes on a shared 2-core machine
 });

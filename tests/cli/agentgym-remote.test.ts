@@ -50,5 +50,5 @@ describe('actorgym rollout --remote agentgym+http://', () => {
     // Not a vacuous match: random TextCraft wins some, and SciWorld's rewards are not all 0.
     expect(JSON.parse(remoteCraft.stdout).outcomes.success).toBeGreaterThan(0);
     expect(JSON.parse(remoteCraft.stdout).outcomes.failure + JSON.parse(remoteCraft.stdout).outcomes.truncated).toBeGreaterThan(0);
-  });
+  }, 180_000); // child processes on a shared 2-core machine
 });
