@@ -24,7 +24,8 @@ export function addRemoteOptions(command: Command): Command {
   return command
     .option(
       '--remote <urls>',
-      'run the env on `actorgym serve` servers: one URL or several, comma-separated (ws://a:8100,ws://b:8100); ' +
+      'run the env on `actorgym serve` servers: one URL or several, comma-separated (ws://a:8100,ws://b:8100), ' +
+        "or on AgentGym's HTTP env servers (agentgym+http://host:36001, pools too; docs/agentgym-http.md); " +
         'each instance goes to the least-loaded live server, lost servers are reconnected ' +
         `(backoff ${RECONNECT_BACKOFF.initialMs} ms doubling to ${RECONNECT_BACKOFF.maxMs / 1000} s, with jitter) and used again`,
     )

@@ -6,6 +6,8 @@ import type { EnvDefinition } from '../envs/contract.ts';
 import { EnvError } from '../envs/contract.ts';
 // envs/index.ts, not the bare registry: it registers the built-in envs a name may refer to.
 import { getEnv, listEnvs } from '../envs/index.ts';
+import { agentGymPoolDefinition } from './remote/agentgym-pool-definition.ts';
+import { AGENTGYM_SCHEME, parseAgentGymRemote } from './remote/agentgym-remote-url.ts';
 import { poolEnvDefinition } from './remote/pool-definition.ts';
 import type { PoolEvent } from './remote/ws-pool.ts';
 
@@ -15,7 +17,8 @@ export interface EnvLocation {
   /**
    * `ws://host:port` of an `actorgym serve` process, or several separated by commas
    * (`ws://a:8100,ws://b:8100`): the env then runs there, on a reconnecting pool of servers
-   * (transport/remote/ws-pool.ts).
+   * (transport/remote/ws-pool.ts). `agentgym+http://host:port` (several: a pool too) are
+   * AgentGym HTTP env servers (transport/remote/agentgym-pool-definition.ts).
    */
   readonly remote?: string | undefined;
   readonly token?: string | undefined;
@@ -30,12 +33,20 @@ export interface EnvLocation {
   readonly onPoolEvent?: ((event: PoolEvent) => void) | undefined;
 }
 
-/** The URLs of a `--remote` value: comma-separated `ws://` or `wss://` URLs. */
+/** The URLs of a `--remote` value: comma-separated `ws://`/`wss://` URLs, or `agentgym+http://` ones. */
 export function parseRemoteUrls(remote: string): string[] {
-  const urls = remote.split(',').map((url) => url.trim()).filter((url) => url.length > 0);
-  if (urls.length === 0) throw new EnvError('PROTOCOL_ERROR', `--remote needs at least one ws:// URL, got "${remote}"`);
+  // Split only at commas before a scheme, so an agentgym+http:// query can list data_idx (?test=0-9,20).
+  const urls = remote
+    .split(/,(?=\s*[a-z][a-z0-9+.-]*:\/\/)/i)
+    .map((url) => url.trim().replace(/,+$/, '').trim())
+    .filter((url) => url.length > 0);
+  if (urls.length === 0) throw new EnvError('PROTOCOL_ERROR', `--remote needs at least one ws:// or agentgym+http:// URL, got "${remote}"`);
+  const agentgym = urls.filter((url) => url.startsWith(AGENTGYM_SCHEME)).length;
+  if (agentgym > 0 && agentgym < urls.length) throw new EnvError('PROTOCOL_ERROR', `--remote mixes agentgym+http:// and ws:// servers: "${remote}"; one pool speaks one protocol`);
   for (const url of urls) {
-    if (!/^wss?:\/\/[^/\s]+/.test(url)) throw new EnvError('PROTOCOL_ERROR', `--remote takes ws:// or wss:// URLs separated by commas, got "${url}"`);
+    if (agentgym === 0 && !/^wss?:\/\/[^/\s]+/.test(url)) {
+      throw new EnvError('PROTOCOL_ERROR', `--remote takes ws:// or wss:// URLs (actorgym serve) or agentgym+http:// URLs (AgentGym env servers) separated by commas, got "${url}"`);
+    }
   }
   return urls;
 }
@@ -47,12 +58,18 @@ export function parseRemoteUrls(remote: string): string[] {
  */
 export async function resolveEnvDefinition(location: EnvLocation): Promise<EnvDefinition> {
   if (!location.remote) return getEnv(location.env);
-  const remote = await poolEnvDefinition(parseRemoteUrls(location.remote), location.env, {
-    ...(location.token ? { token: location.token } : {}),
+  const urls = parseRemoteUrls(location.remote);
+  const options = {
     ...(location.envTimeoutMs !== undefined ? { callTimeoutMs: location.envTimeoutMs } : {}),
     ...(location.serverWaitMs !== undefined ? { serverWaitMs: location.serverWaitMs } : {}),
     ...(location.onPoolEvent ? { onEvent: location.onPoolEvent } : {}),
-  });
+  };
+  if (urls[0]?.startsWith(AGENTGYM_SCHEME)) {
+    // AgentGym's protocol has no token header: an actorgym server's token goes in the URL (/token/T).
+    const local = listEnvs().find((definition) => definition.spec.id === location.env);
+    return agentGymPoolDefinition(parseAgentGymRemote(urls), location.env, local, options);
+  }
+  const remote = await poolEnvDefinition(urls, location.env, { ...(location.token ? { token: location.token } : {}), ...options });
   const local = listEnvs().find((definition) => definition.spec.id === remote.spec.id);
   if (local === undefined) return remote;
   return {

@@ -22,6 +22,8 @@ export interface Instance {
   phase: 'created' | 'running' | 'done';
   /** What GET /observation serves; undefined before the first reset. */
   observation: string | undefined;
+  /** What GET /action_hint serves: the env's `info.availableActions` after the last reset or step. */
+  actions: readonly string[] | undefined;
   /** Reward summed over the episode: AgentGym's `score` when the env has none. */
   reward: number;
   lastUsed: number;
@@ -98,6 +100,7 @@ export class InstanceTable {
       client: caller.client,
       phase: 'created',
       observation: undefined,
+      actions: undefined,
       reward: 0,
       lastUsed: performance.now(),
       busy: false,

@@ -9,7 +9,7 @@ import { agentGymTaskOrder } from '../../transport/remote/agentgym-http-env.ts';
 import type { Caller } from './access.ts';
 import type { Reply, ServerAdapter } from './adapters.ts';
 import { BadRequest, intField, optionalIntField, readJsonBody, stringField, type Body } from './http-io.ts';
-import type { InstanceTable } from './instances.ts';
+import type { Instance, InstanceTable } from './instances.ts';
 import { errorMessage } from '../../envs/error-message.ts';
 
 /** The 200 error body, as the server writes it for an error thrown by a route. */
@@ -17,7 +17,7 @@ function errorBody(err: unknown): Reply {
   return { error: errorMessage(err, { withCode: false }), code: err instanceof EnvError ? err.code : 'ENV_INTERNAL' };
 }
 
-export const KNOWN_ROUTES = ['/create', '/reset', '/step', '/close', '/observation', '/'] as const;
+export const KNOWN_ROUTES = ['/create', '/reset', '/step', '/close', '/observation', '/action_hint', '/'] as const;
 
 export type Route = (req: IncomingMessage, path: string, caller: Caller) => Promise<JsonValue>;
 
@@ -49,12 +49,13 @@ class AgentGymRoutes {
   async dispatch(req: IncomingMessage, path: string, caller: Caller): Promise<JsonValue> {
     if (req.method === 'GET') {
       if (path === '/observation') return this.observation(caller, req.url ?? '');
+      if (path === '/action_hint') return this.actionHint(caller, req.url ?? '');
       if (path === '/') return `This is environment ${this.definition.spec.id} (actorgym, AgentGym HTTP protocol).`;
     } else if (req.method === 'POST' && (POST_ROUTES as readonly string[]).includes(path)) {
       return this.post(path as PostRoute, caller, await readJsonBody(req, this.maxBodyBytes));
     }
     if ((KNOWN_ROUTES as readonly string[]).includes(path)) throw new BadRequest(405, `method ${req.method ?? '?'} not allowed on ${path}`);
-    throw new BadRequest(404, `no route ${req.method ?? '?'} ${path}; routes: POST /create /reset /step /close, GET /observation?${this.#idField}=N`);
+    throw new BadRequest(404, `no route ${req.method ?? '?'} ${path}; routes: POST /create /reset /step /close, GET /observation?${this.#idField}=N /action_hint?${this.#idField}=N`);
   }
 
   private post(path: PostRoute, caller: Caller, body: Body): Promise<JsonValue> | JsonValue {
@@ -85,6 +86,7 @@ class AgentGymRoutes {
       instance.phase = 'created';
       const result = await instance.env.reset(seed === undefined ? { taskId } : { taskId, seed });
       instance.observation = this.adapter.observation(result);
+      instance.actions = result.info.availableActions;
       instance.reward = 0;
       instance.phase = 'running';
       return this.adapter.resetReply(id, instance.observation, result);
@@ -102,6 +104,7 @@ class AgentGymRoutes {
       const result = await instance.env.step(adapter.stepAction ? adapter.stepAction(action) : action);
       instance.reward += result.reward;
       instance.observation = adapter.observation(result);
+      instance.actions = result.info.availableActions;
       if (result.terminated || result.truncated) instance.phase = 'done';
       const score = typeof result.info.score === 'number' ? result.info.score : instance.reward;
       return adapter.stepReply(instance.observation, result, score);
@@ -127,6 +130,21 @@ class AgentGymRoutes {
   }
 
   private observation(caller: Caller, url: string): JsonValue {
+    return this.queried(caller, url).observation as string;
+  }
+
+  /**
+   * The env's valid actions now, as `{"valid_actions": [...]}` (empty once the episode is over or
+   * when the env lists none). AgentGym's SciWorld server answers this route with ScienceWorld's
+   * templates and objects instead; actorgym's client reads either (docs/agentgym-http.md).
+   */
+  private actionHint(caller: Caller, url: string): JsonValue {
+    const instance = this.queried(caller, url);
+    return { valid_actions: instance.phase === 'done' ? [] : [...(instance.actions ?? [])] };
+  }
+
+  /** The caller's reset instance named by the query's id field. */
+  private queried(caller: Caller, url: string): Instance {
     const idField = this.#idField;
     const query = new URLSearchParams(url.includes('?') ? url.slice(url.indexOf('?') + 1) : '');
     const raw = query.get(idField);
@@ -135,6 +153,6 @@ class AgentGymRoutes {
     if (!instance) throw new EnvError('ENV_CLOSED', `The id ${raw} is not valid.`);
     if (instance.observation === undefined) throw new EnvError('ENV_NOT_RESET', `instance ${raw} has not been reset`);
     instance.lastUsed = performance.now();
-    return instance.observation;
+    return instance;
   }
 }

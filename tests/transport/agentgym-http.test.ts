@@ -70,6 +70,19 @@ describe('AgentGym HTTP server, raw protocol', () => {
     expect(await (await fetch(`${url}/`)).json()).toContain('fake-counter');
   });
 
+  it('lists the valid actions at GET /action_hint, none once the episode is over', async () => {
+    const { url } = await serve();
+    await post(`${url}/create`, {});
+    expect(await (await fetch(`${url}/action_hint?id=0`)).json()).toMatchObject({ code: 'ENV_NOT_RESET' });
+    await post(`${url}/reset`, { id: 0, data_idx: 0 });
+    expect(await (await fetch(`${url}/action_hint?id=0`)).json()).toEqual({ valid_actions: ['inc', 'wait'] });
+    await post(`${url}/step`, { id: 0, action: 'inc' });
+    await post(`${url}/step`, { id: 0, action: 'inc' }); // target 2: done
+    expect(await (await fetch(`${url}/action_hint?id=0`)).json()).toEqual({ valid_actions: [] });
+    expect(await (await fetch(`${url}/action_hint?id=9`)).json()).toMatchObject({ code: 'ENV_CLOSED' });
+    expect((await fetch(`${url}/action_hint?id=x`)).status).toBe(400);
+  });
+
   it('maps data_idx to test tasks then train tasks', async () => {
     const { url } = await serve();
     await post(`${url}/create`, {});
@@ -179,7 +192,8 @@ describe('AgentGym HTTP client Env', () => {
       expect(got.reset.observation).toBe(want.reset.observation);
       expect(got.reset.info.availableActions).toEqual(want.reset.info.availableActions);
       expect(got.steps.map(({ observation, reward, terminated, truncated, info }) => ({ observation, reward, terminated, truncated, success: info.success, actions: info.availableActions, invalid: info.invalidAction }))).toEqual(
-        want.steps.map(({ observation, reward, terminated, truncated, info }) => ({ observation, reward, terminated, truncated, success: info.success, actions: info.availableActions, invalid: info.invalidAction })),
+        // The fake env's `score` is its reward sum (0..1), which the sciworld flavor reads as ScienceWorld points (/100).
+        want.steps.map(({ observation, reward, terminated, truncated, info }) => ({ observation, reward: flavor === 'sciworld' ? reward / 100 : reward, terminated, truncated, success: info.success, actions: info.availableActions, invalid: info.invalidAction })),
       );
     }
     expect((await episode(remote, 'counter_5', ['wait', 'wait', 'wait', 'wait', 'wait', 'wait', 'wait', 'wait'])).steps.at(-1)).toMatchObject({ truncated: true, terminated: false });

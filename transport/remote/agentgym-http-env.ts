@@ -8,32 +8,26 @@
  * `ENV_LOST`; a `{"error": ...}` reply becomes an `EnvError` whose code comes from the reply's
  * `code` field (actorgym servers) or from AgentGym's message wording (Python servers).
  *
+ * Each family's rewards are normalised to 0…1 per episode with the server's numbers kept in
+ * `info` (agentgym-flavors.ts), and `info.availableActions` is filled from what the family offers:
+ * the observation, `GET /action_hint`, or WebShop's `GET /available_actions`
+ * (agentgym-valid-actions.ts).
+ *
  * AgentGym resets by an integer `data_idx`, actorgym by task id: `options.taskIndex` maps one
  * to the other. The default takes the id's trailing integer (`babyai_17` → 17), which matches
  * AgentGym's `item_id` rows and the ids `agentGymHttpDefinition` derives. Against an actorgym
  * server, `agentGymTaskOrder(definition).dataIdxOf` is the exact inverse of its mapping.
  */
-import http from 'node:http';
-import {
-  EnvError,
-  type Env,
-  type EnvDefinition,
-  type EnvErrorCode,
-  type EnvSpec,
-  type ResetOptions,
-  type ResetResult,
-  type Split,
-  type StepInfo,
-  type StepResult,
-} from '../../envs/contract.ts';
+import { EnvError, type Env, type EnvDefinition, type EnvSpec, type ResetOptions, type ResetResult, type Split, type StepResult } from '../../envs/contract.ts';
+import { acquireTarget, call, releaseTarget, type Target } from './agentgym-http-call.ts';
+import { AGENTGYM_FLAVORS, createdId, idField, parseReset, parseStep, resetBody, type AgentGymFlavor, type EpisodeMemory, type Reply } from './agentgym-flavors.ts';
+import { actionsFromHint, listedActions, webshopActions } from './agentgym-valid-actions.ts';
+
+export { AGENT_MAX_SOCKETS } from './agentgym-http-call.ts';
+export type { AgentGymFlavor } from './agentgym-flavors.ts';
 
 /** Per-call deadline when `callTimeoutMs` is not set. */
 export const DEFAULT_CALL_TIMEOUT_MS = 30_000;
-/** Sockets per server: 64 concurrent episodes keep at most one call each in flight, plus headroom. */
-export const AGENT_MAX_SOCKETS = 128;
-
-/** Field names per env family (reference §2). BabyAI's shape is the generic one. */
-export type AgentGymFlavor = 'generic' | 'babyai' | 'textcraft' | 'sciworld';
 
 /**
  * Options of `createAgentGymHttpEnv`: the env's spec, the server's field names (`flavor`), how a
@@ -47,6 +41,12 @@ export interface AgentGymHttpEnvOptions {
   readonly taskIndex?: (taskId: string) => number;
   /** Deadline of every HTTP call in ms. Default `DEFAULT_CALL_TIMEOUT_MS` (30 s). */
   readonly callTimeoutMs?: number;
+  /**
+   * Ask `GET /action_hint` for the valid actions when the observation lists none (AgentGym's
+   * SciWorld server and actorgym's servers answer it). Default: true for `sciworld`. A server
+   * that answers 404 is not asked again.
+   */
+  readonly actionHint?: boolean;
 }
 
 // ---------------------------------------------------------------- data_idx mapping
@@ -75,195 +75,23 @@ export function trailingIntegerTaskIndex(taskId: string): number {
   return Number(match[1]);
 }
 
-// ---------------------------------------------------------------- HTTP plumbing
-
-interface Target {
-  readonly key: string;
-  readonly hostname: string;
-  readonly port: number;
-  readonly prefix: string;
-  readonly agent: http.Agent;
-}
-
-// One keep-alive agent per server, shared by its Envs and destroyed when the last one closes,
-// so closed Envs leave no sockets behind.
-const agents = new Map<string, { agent: http.Agent; refs: number }>();
-
-function acquireTarget(baseUrl: string): Target {
-  const url = new URL(baseUrl);
-  if (url.protocol !== 'http:') throw new EnvError('PROTOCOL_ERROR', `AgentGym HTTP client supports http: URLs only, got ${baseUrl}`);
-  const key = url.host;
-  let pooled = agents.get(key);
-  if (!pooled) {
-    pooled = { agent: new http.Agent({ keepAlive: true, maxSockets: AGENT_MAX_SOCKETS, maxFreeSockets: AGENT_MAX_SOCKETS }), refs: 0 };
-    agents.set(key, pooled);
-  }
-  pooled.refs += 1;
-  const port = url.port === '' ? 80 : Number(url.port);
-  return { key, hostname: url.hostname, port, prefix: url.pathname.replace(/\/+$/, ''), agent: pooled.agent };
-}
-
-function releaseTarget(target: Target): void {
-  const pooled = agents.get(target.key);
-  if (!pooled || pooled.agent !== target.agent) return;
-  pooled.refs -= 1;
-  if (pooled.refs <= 0) {
-    agents.delete(target.key);
-    pooled.agent.destroy();
-  }
-}
-
-const KNOWN_CODES = new Set<string>([
-  'ENV_UNKNOWN', 'ENV_NOT_RESET', 'ENV_CLOSED', 'TASK_UNKNOWN', 'ENV_LOST', 'ENV_TIMEOUT', 'PROTOCOL_ERROR', 'ENV_INTERNAL',
-]);
-
-/** The code of an `{"error"}` reply: its own `code`, else guessed from AgentGym's wording. */
-function errorCode(reply: Record<string, unknown>, message: string): EnvErrorCode {
-  if (typeof reply['code'] === 'string' && KNOWN_CODES.has(reply['code'])) return reply['code'] as EnvErrorCode;
-  if (/is not valid|has been deleted/.test(message)) return 'ENV_CLOSED';
-  if (/has finished/.test(message)) return 'ENV_NOT_RESET';
-  return 'ENV_INTERNAL';
-}
-
-function interpret(status: number, text: string, what: string): unknown {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    if (status === 200) throw new EnvError('PROTOCOL_ERROR', `${what}: reply is not JSON: ${text.slice(0, 200)}`);
-  }
-  const obj = typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : undefined;
-  const message = obj && typeof obj['error'] === 'string' ? obj['error'] : undefined;
-  if (status === 200) {
-    if (obj && message !== undefined) throw new EnvError(errorCode(obj, message), `${what}: ${message}`);
-    return value;
-  }
-  const detail = message ?? (obj ? JSON.stringify(obj) : text).slice(0, 300);
-  throw new EnvError(status >= 500 ? 'ENV_INTERNAL' : 'PROTOCOL_ERROR', `${what}: HTTP ${status}: ${detail}`);
-}
-
-function call(target: Target, method: 'GET' | 'POST', path: string, body: string | undefined, deadline: number, retry = true): Promise<unknown> {
-  const what = `${method} ${path}`;
-  return new Promise((resolve, reject) => {
-    const headers: http.OutgoingHttpHeaders = body === undefined ? {} : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) };
-    const req = http.request({ agent: target.agent, hostname: target.hostname, port: target.port, method, path: target.prefix + path, headers });
-    let settled = false;
-    const settle = (): boolean => {
-      if (settled) return false;
-      settled = true;
-      clearTimeout(timer);
-      return true;
-    };
-    const lost = (err: NodeJS.ErrnoException): void => {
-      if (settle()) reject(new EnvError('ENV_LOST', `${what}: connection to ${target.key} failed: ${err.code ?? err.message}`));
-    };
-    const timer = setTimeout(() => {
-      if (settle()) reject(new EnvError('ENV_TIMEOUT', `${what}: no reply from ${target.key} within the call deadline`));
-      req.destroy();
-    }, Math.max(0, deadline - performance.now()));
-    req.on('response', (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('error', lost);
-      res.on('close', () => {
-        if (!res.complete) return lost(Object.assign(new Error('connection closed mid-reply'), { code: 'ECONNRESET' }));
-        if (!settle()) return;
-        try {
-          resolve(interpret(res.statusCode ?? 0, Buffer.concat(chunks).toString('utf8'), what));
-        } catch (err) {
-          reject(err);
-        }
-      });
-    });
-    req.on('error', (err: NodeJS.ErrnoException) => {
-      // A kept-alive socket the server closed while idle: the request never reached it (Node's
-      // documented `reusedSocket` pattern), so one retry on a fresh socket is safe.
-      if (retry && req.reusedSocket && err.code === 'ECONNRESET' && settle()) {
-        call(target, method, path, body, deadline, false).then(resolve, reject);
-        return;
-      }
-      lost(err);
-    });
-    req.end(body);
-  });
-}
-
-// ---------------------------------------------------------------- flavors
-
-type Reply = Record<string, unknown>;
-
-function field<T extends 'string' | 'number' | 'boolean'>(reply: Reply, name: string, type: T, what: string) {
-  const value = reply[name];
-  if (typeof value !== type) throw new EnvError('PROTOCOL_ERROR', `${what}: reply field "${name}" should be a ${type}, got ${JSON.stringify(value)}`);
-  return value as T extends 'string' ? string : T extends 'number' ? number : boolean;
-}
-
-const ACTIONS_MARK = 'Available actions: [';
-
-/** Reads BabyAI's trailing `Available actions: ["a", "b"]` into `availableActions`. */
-function parseActions(observation: string): readonly string[] | undefined {
-  const at = observation.lastIndexOf(ACTIONS_MARK);
-  if (at < 0) return undefined;
-  const end = observation.indexOf(']', at);
-  try {
-    const list: unknown = JSON.parse(observation.slice(at + ACTIONS_MARK.length - 1, end + 1));
-    return Array.isArray(list) && list.every((a) => typeof a === 'string') ? list : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-function observationInfo(observation: string, extra: Record<string, number | string | boolean | undefined>): StepInfo {
-  const info: Record<string, number | string | boolean | readonly string[]> = {};
-  const actions = parseActions(observation);
-  if (actions) info['availableActions'] = actions;
-  for (const [key, value] of Object.entries(extra)) if (value !== undefined) info[key] = value;
-  return info as StepInfo;
-}
-
-function parseStep(flavor: AgentGymFlavor, reply: Reply): StepResult {
-  const observation = field(reply, 'observation', 'string', 'step');
-  const reward = field(reply, 'reward', 'number', 'step');
-  const done = field(reply, 'done', 'boolean', 'step');
-  const truncated = done && reply['truncated'] === true;
-  const score = flavor === 'sciworld' ? field(reply, 'score', 'number', 'step') : undefined;
-  // actorgym servers say `success`; AgentGym's do not: BabyAI/TextCraft reward > 0 at done,
-  // SciWorld a full score.
-  const success = typeof reply['success'] === 'boolean' ? reply['success'] : score !== undefined ? score >= 100 : reward > 0;
-  const info = observationInfo(observation, {
-    score,
-    invalidAction: reply['invalid_action'] === true ? true : undefined,
-    success: done && !truncated ? success : undefined,
-  });
-  return { observation, reward, terminated: done && !truncated, truncated, info };
-}
-
-function parseReset(flavor: AgentGymFlavor, reply: Reply): ResetResult {
-  const raw = field(reply, 'observation', 'string', 'reset');
-  if (flavor !== 'sciworld') return { observation: raw, info: observationInfo(raw, {}) };
-  // As AgentGym's SciWorld client does: the goal travels apart from the first view.
-  const description = typeof reply['task_description'] === 'string' ? reply['task_description'] : '';
-  const observation = description === '' ? raw : `${description}\n${raw}`;
-  return {
-    observation,
-    info: observationInfo(observation, {
-      score: typeof reply['score'] === 'number' ? reply['score'] : undefined,
-      taskName: typeof reply['task_name'] === 'string' ? reply['task_name'] : undefined,
-      variation: typeof reply['var_num'] === 'number' ? reply['var_num'] : undefined,
-    }),
-  };
-}
+// ---------------------------------------------------------------- the Env
 
 function defaultFlavor(spec: EnvSpec): AgentGymFlavor {
-  return spec.id === 'babyai' || spec.id === 'textcraft' || spec.id === 'sciworld' ? spec.id : 'generic';
+  return (AGENTGYM_FLAVORS as readonly string[]).includes(spec.id) ? (spec.id as AgentGymFlavor) : 'generic';
 }
 
-// ---------------------------------------------------------------- the Env
+function withActions<T extends ResetResult | StepResult>(result: T, actions: readonly string[]): T {
+  return { ...result, info: { ...result.info, availableActions: actions } };
+}
 
 class AgentGymHttpEnv implements Env {
   #id: number | undefined;
   #reset = false;
   #closed = false;
+  /** Whether to ask `GET /action_hint`; turned off for good when the server has no such route. */
+  #hint: boolean;
+  readonly #memory: EpisodeMemory = { score: 0, actions: undefined };
   readonly #flavor: AgentGymFlavor;
   readonly #taskIndex: (taskId: string) => number;
   readonly #timeoutMs: number;
@@ -276,21 +104,36 @@ class AgentGymHttpEnv implements Env {
     this.#flavor = options.flavor ?? defaultFlavor(spec);
     this.#taskIndex = options.taskIndex ?? trailingIntegerTaskIndex;
     this.#timeoutMs = options.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
+    this.#hint = options.actionHint ?? this.#flavor === 'sciworld';
   }
 
-  #post(path: string, body: object): Promise<Reply> {
-    return call(this.target, 'POST', path, JSON.stringify(body), performance.now() + this.#timeoutMs).then((value) => {
-      if (typeof value !== 'object' || value === null) throw new EnvError('PROTOCOL_ERROR', `POST ${path}: expected a JSON object, got ${JSON.stringify(value)}`);
-      return value as Reply;
-    });
+  #post(path: string, body: object): Promise<unknown> {
+    return call(this.target, 'POST', path, JSON.stringify(body), performance.now() + this.#timeoutMs);
+  }
+
+  #get(path: string, id: number): Promise<unknown> {
+    return call(this.target, 'GET', `${path}?${idField(this.#flavor)}=${id}`, undefined, performance.now() + this.#timeoutMs);
+  }
+
+  async #postObject(path: string, body: object): Promise<Reply> {
+    const value = await this.#post(path, body);
+    if (typeof value === 'object' && value !== null && !Array.isArray(value)) return value as Reply;
+    throw new EnvError('PROTOCOL_ERROR', `POST ${path}: expected a JSON object, got ${JSON.stringify(value)}`);
   }
 
   async #create(): Promise<number> {
-    const reply = await this.#post('/create', {});
-    const id = reply['id'];
-    if (typeof id !== 'number') throw new EnvError('PROTOCOL_ERROR', `POST /create: reply has no numeric "id": ${JSON.stringify(reply)}`);
-    this.#id = id;
-    return id;
+    this.#id = createdId(await this.#post('/create', {}));
+    return this.#id;
+  }
+
+  async #resetOn(id: number, dataIdx: number, seed: number | undefined): Promise<ResetResult> {
+    const body = resetBody(this.#flavor, id, dataIdx, seed);
+    if (this.#flavor !== 'webshop') return parseReset(this.#flavor, await this.#postObject('/reset', body), this.#memory);
+    // WebShop answers `[observation, null]`; its own client reads the observation apart.
+    await this.#post('/reset', body);
+    const observation = await this.#get('/observation', id);
+    if (typeof observation !== 'string') throw new EnvError('PROTOCOL_ERROR', `GET /observation: expected a string, got ${JSON.stringify(observation)}`);
+    return parseReset(this.#flavor, {}, this.#memory, observation);
   }
 
   async reset(options: ResetOptions): Promise<ResetResult> {
@@ -298,24 +141,45 @@ class AgentGymHttpEnv implements Env {
     const dataIdx = this.#taskIndex(options.taskId);
     if (!Number.isInteger(dataIdx) || dataIdx < 0) throw new EnvError('TASK_UNKNOWN', `task "${options.taskId}" maps to data_idx ${dataIdx}, not a non-negative integer`);
     this.#reset = false;
-    const send = (id: number) => this.#post('/reset', options.seed === undefined ? { id, data_idx: dataIdx } : { id, data_idx: dataIdx, seed: options.seed });
-    let reply: Reply;
+    let result: ResetResult;
     try {
-      reply = await send(this.#id ?? (await this.#create()));
+      result = await this.#resetOn(this.#id ?? (await this.#create()), dataIdx, options.seed);
     } catch (err) {
       // The server forgot the instance (idle TTL, restart): start over on a fresh one, once.
       if (!(err instanceof EnvError && err.code === 'ENV_CLOSED')) throw err;
-      reply = await send(await this.#create());
+      result = await this.#resetOn(await this.#create(), dataIdx, options.seed);
     }
-    const result = parseReset(this.#flavor, reply);
     this.#reset = true;
-    return result;
+    return this.#withValidActions(result, false);
   }
 
   async step(action: string): Promise<StepResult> {
     if (this.#closed) throw new EnvError('ENV_CLOSED', 'step after close');
     if (this.#id === undefined || !this.#reset) throw new EnvError('ENV_NOT_RESET', 'step before reset');
-    return parseStep(this.#flavor, await this.#post('/step', { id: this.#id, action }));
+    const result = parseStep(this.#flavor, await this.#postObject('/step', { [idField(this.#flavor)]: this.#id, action }), this.#memory);
+    return this.#withValidActions(result, result.terminated || result.truncated);
+  }
+
+  /** The result with the actions the server offers apart from the observation (valid-actions module). */
+  async #withValidActions<T extends ResetResult | StepResult>(result: T, done: boolean): Promise<T> {
+    const id = this.#id;
+    if (done || id === undefined || listedActions(result.observation) !== undefined) return result;
+    if (this.#hint) {
+      const hinted = await this.#get('/action_hint', id).then(actionsFromHint, (err: unknown) => {
+        // A server without the route (404/405): never ask it again; other failures are the step's.
+        if (err instanceof EnvError && err.code === 'PROTOCOL_ERROR' && /HTTP 40[45]/.test(err.message)) {
+          this.#hint = false;
+          return undefined;
+        }
+        throw err;
+      });
+      if (hinted !== undefined) return withActions(result, hinted);
+    }
+    if (this.#flavor === 'webshop') {
+      const actions = webshopActions(await this.#get('/available_actions', id), result.observation);
+      if (actions !== undefined) return withActions(result, actions);
+    }
+    return result;
   }
 
   /** Best effort: a server that is gone already lost the instance, and a live one reaps it by TTL. */
@@ -323,7 +187,7 @@ class AgentGymHttpEnv implements Env {
     if (this.#closed) return;
     this.#closed = true;
     try {
-      if (this.#id !== undefined) await this.#post('/close', { id: this.#id }).catch(() => undefined);
+      if (this.#id !== undefined) await this.#post('/close', { [idField(this.#flavor)]: this.#id }).catch(() => undefined);
     } finally {
       releaseTarget(this.target);
     }

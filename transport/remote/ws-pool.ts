@@ -20,6 +20,12 @@ export interface EnvServerPoolOptions extends EnvServerConnectOptions {
   readonly now?: () => number;
   /** Told of every server that connects, is lost, or cannot be reached (once per outage). */
   readonly onEvent?: (event: PoolEvent) => void;
+  /**
+   * Opens one server's connection; default `connectEnvServer` (WebSocket). The AgentGym HTTP
+   * pool passes its own (agentgym-http-connection.ts), so both kinds share this pool's placement,
+   * reconnects and failover.
+   */
+  readonly connect?: (url: string) => Promise<EnvServerConnection>;
 }
 
 /**
@@ -78,7 +84,7 @@ export class EnvServerPool {
     this.serverWaitMs = options.serverWaitMs ?? SERVER_WAIT_MS;
     this.now = options.now ?? (() => performance.now());
     const hooks = {
-      connect: (url: string) => connectEnvServer(url, options),
+      connect: options.connect ?? ((url: string) => connectEnvServer(url, options)),
       prepare: (connection: EnvServerConnection, url: string) => this.prepare(connection, url),
       backoff: { ...RECONNECT_BACKOFF, ...options.backoff },
       random: options.random ?? Math.random,
