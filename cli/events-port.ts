@@ -78,7 +78,7 @@ export async function serveEventsPort(
     ...(options.host !== undefined ? { host: options.host } : {}),
     ...(options.token !== undefined ? { token: options.token } : {}),
     ...(flags.allowOrigin !== undefined ? { allowOrigins: flags.allowOrigin } : {}),
-    ...(flags.logJson ? { log: createOpsLog({ server: 'events', enabled: true }) } : {}),
+    ...(flags.logJson ? { log: createOpsLog({ server: 'events', enabled: true, secrets: [options.token] }) } : {}),
   });
   write(`live events: ${server.url}\n`);
   const wanted = flags.waitSubscribers;
