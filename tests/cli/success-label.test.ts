@@ -9,7 +9,9 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import type { TrainingSummary } from '../../actors/index.ts';
+import { printTrainingSummary } from '../../cli/commands/train-action.ts';
 import { runCli } from './run-cli.ts';
 
 const endpoints: http.Server[] = [];
@@ -61,4 +63,23 @@ describe('the success rate of a run over its abort budget (issue 40, finding 7)'
     expect(table.stdout).toMatch(/episodes +success rate +mean reward/);
     expect(table.stdout).not.toMatch(/scored only|never scored/);
   }, 120_000);
+
+  it('train labels its test success rate the same way past --max-aborted', () => {
+    const summary = {
+      env: 'babyai', algo: 'grpo', steps: 2, status: 'done', fromStep: 0, backend: 'wasm', trainSeconds: 3,
+      lastMetrics: { successRate: 0.5, loss: 0.1 }, testSuccessRate: 0.8, testMeanReward: 0.7, testMeanTurns: 4,
+      evaluation: { slots: 90, abortedShare: 0.5 },
+    } as unknown as TrainingSummary;
+    const printed = (scoredOnly: boolean) => {
+      const log = vi.spyOn(console, 'log').mockImplementation(() => {});
+      try {
+        printTrainingSummary(summary, { scoredOnly });
+        return log.mock.calls.map((call) => String(call[0])).join('\n');
+      } finally {
+        log.mockRestore();
+      }
+    };
+    expect(printed(true)).toMatch(/test success rate \(scored only\) +test never scored[\s\S]*80\.0% +50\.0% of 90/);
+    expect(printed(false)).toMatch(/last step loss +test success rate +test mean reward/);
+  });
 });
