@@ -12,6 +12,7 @@ import type { Observable } from 'rxjs';
 import type { EventServerHandle } from '../servers/event-server/event-server.ts';
 import { createOpsLog } from '../servers/listener/ops-log.ts';
 import type { TrainingEvent } from '../streams/training-events.ts';
+import { isLoopbackHost } from '../transport/wire/origin.ts';
 import { nonNegativeInt, positiveInt } from './output.ts';
 
 /** Without --wait-subscribers, how long the run waits for a first subscriber (ms). */
@@ -70,6 +71,10 @@ export async function serveEventsPort(
     if (given.length > 0) throw new Error('--wait-subscribers, --wait-subscribers-timeout, --allow-origin and --log-json need --events-port');
     return undefined;
   }
+  // Run data is never served beyond loopback without a token (issue 40, finding 5).
+  if (options.host !== undefined && !isLoopbackHost(options.host) && (options.token === undefined || options.token === '')) {
+    throw new Error(`--events-port on ${options.host}, beyond loopback, needs a token (--token or ACTORGYM_TOKEN): anyone who can reach this machine could read the run`);
+  }
   const write = options.write ?? ((line: string) => void process.stderr.write(line));
   const { startEventServer } = await import('../servers/event-server/event-server.ts');
   const server = await startEventServer({
@@ -78,7 +83,7 @@ export async function serveEventsPort(
     ...(options.host !== undefined ? { host: options.host } : {}),
     ...(options.token !== undefined ? { token: options.token } : {}),
     ...(flags.allowOrigin !== undefined ? { allowOrigins: flags.allowOrigin } : {}),
-    ...(flags.logJson ? { log: createOpsLog({ server: 'events', enabled: true }) } : {}),
+    ...(flags.logJson ? { log: createOpsLog({ server: 'events', enabled: true, secrets: [options.token] }) } : {}),
   });
   write(`live events: ${server.url}\n`);
   const wanted = flags.waitSubscribers;

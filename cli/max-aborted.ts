@@ -40,6 +40,14 @@ export function maxAbortedReason(count: UnscoredCount, max: number, what = 'task
   return `${percent(shareOf)} of ${what} have no scored outcome (${count.unscored} of ${count.total}${detail}), over --max-aborted ${percent(max)}`;
 }
 
+/**
+ * The `maxAborted` field of a command's --json summary: the limit, and whether the run went past
+ * it (then the success rate printed is over scored episodes only).
+ */
+export function abortBudget(limit: number, exceeded: boolean): { readonly limit: number; readonly exceeded: boolean } {
+  return { limit, exceeded };
+}
+
 /** Writes the reason line and sets exit code 1 when past `max`; true when it did. */
 export function enforceMaxAborted(count: UnscoredCount, max: number, what?: string): boolean {
   const reason = maxAbortedReason(count, max, what);

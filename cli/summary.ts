@@ -3,16 +3,26 @@ import type { LlmUsage } from '../policy/llm/chat-types.ts';
 import type { RolloutSummary } from '../streams/events.ts';
 import { percent, table } from './output.ts';
 
-export function printRolloutSummary(summary: RolloutSummary): void {
+export interface RolloutSummaryLabels {
+  /**
+   * The run went past --max-aborted: the success rate is labelled as over scored episodes only,
+   * with the share of slots never scored beside it (issue 40, finding 7).
+   */
+  readonly scoredOnly?: boolean;
+}
+
+export function printRolloutSummary(summary: RolloutSummary, labels: RolloutSummaryLabels = {}): void {
   const { outcomes } = summary;
+  const scoredOnly = labels.scoredOnly === true;
   console.log(
     `${summary.env} ${summary.split} split, agent ${summary.agent}, seed ${summary.seed}, horizon ${summary.horizon}\n` +
       table([
         // The rate over scored episodes, then the count of each outcome (the plural names a count).
-        ['episodes', 'success rate', 'mean reward', 'mean turns', 'successes', 'failures', 'truncated', 'aborted', 'steps/s'],
+        ['episodes', scoredOnly ? 'success rate (scored only)' : 'success rate', ...(scoredOnly ? ['never scored'] : []), 'mean reward', 'mean turns', 'successes', 'failures', 'truncated', 'aborted', 'steps/s'],
         [
           String(summary.episodes),
           percent(summary.successRate),
+          ...(scoredOnly ? [`${percent(summary.abortedShare)} of ${summary.slots}`] : []),
           summary.meanReward.toFixed(3),
           summary.meanTurns.toFixed(2),
           String(outcomes.success),

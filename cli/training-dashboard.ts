@@ -6,7 +6,7 @@ import type { Observable } from 'rxjs';
 import { startDashboard } from '../dashboard/index.ts';
 import type { TrainingEvent } from '../streams/training-events.ts';
 import { serveEventsPort } from './events-port.ts';
-import { dashboardAccess, DEFAULT_DASHBOARD_PORT, DEFAULT_PORT_FALLBACKS, TOKEN_HINT, warn, type DashboardCliOptions } from './commands/dashboard.ts';
+import { checkDashboardHost, DEFAULT_DASHBOARD_PORT, DEFAULT_PORT_FALLBACKS, TOKEN_HINT, warn, type DashboardCliOptions } from './commands/dashboard.ts';
 import { errorMessage } from '../envs/error-message.ts';
 
 /**
@@ -16,8 +16,8 @@ import { errorMessage } from '../envs/error-message.ts';
 export async function serveTrainingDashboard(events: Observable<TrainingEvent>, options: DashboardCliOptions = {}): Promise<{ close(): Promise<void> }> {
   const closers: (() => Promise<void>)[] = [];
   const token = options.token ?? process.env.ACTORGYM_TOKEN;
-  const guard = dashboardAccess(options.dashboardHost ?? '127.0.0.1', token);
-  if (guard.warning !== undefined && (options.dashboard !== false || options.eventsPort !== undefined)) warn(guard.warning);
+  // Beyond loopback without a token this throws: the command stops before its run (issue 40).
+  const guard = checkDashboardHost(options);
   if (options.dashboard !== false) {
     try {
       const dashboard = await startDashboard({

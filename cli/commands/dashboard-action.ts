@@ -10,13 +10,12 @@ export async function runDashboard(options: DashboardCommandOptions): Promise<vo
   }
   const token = options.token ?? process.env.ACTORGYM_TOKEN;
   const guard = dashboardAccess(options.host, token);
-  if (guard.warning !== undefined) warn(guard.warning);
   const dashboard = await startDashboard({
     port: options.port,
     portFallbacks: options.port === 0 ? 0 : DEFAULT_PORT_FALLBACKS,
     host: options.host,
     allowedHosts: options.allowHost,
-    log: createOpsLog({ server: 'dashboard', enabled: options.logJson === true }),
+    log: createOpsLog({ server: 'dashboard', enabled: options.logJson === true, secrets: [token] }),
     ...(guard.token !== undefined ? { token: guard.token } : {}),
     alarmMs: options.alarmSeconds * 1000,
     warn,

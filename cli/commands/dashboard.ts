@@ -30,12 +30,26 @@ export interface DashboardCliOptions extends EventsPortFlags {
 /**
  * The token a dashboard bound to `host` requires: none on loopback (only this machine's programs
  * and pages reach it, and the Host and Origin checks keep other sites out), the command's token
- * beyond it, and a warning when there is none.
+ * beyond it. Beyond loopback without a token nothing starts (issue 40, finding 5): the error
+ * names `flag`, the option that chose the host.
  */
-export function dashboardAccess(host: string, token: string | undefined): { token?: string; warning?: string } {
+export function dashboardAccess(host: string, token: string | undefined, flag = '--host'): { token?: string } {
   if (isLoopbackHost(host)) return {};
   if (token !== undefined && token !== '') return { token };
-  return { warning: `listening on ${host} without --token (or ACTORGYM_TOKEN): anyone who can reach this machine can read these runs` };
+  throw new Error(
+    `${flag} ${host} is beyond loopback: a dashboard or event stream there needs a token, or anyone who can reach this machine could read the run; ` +
+      `give --token T (or ACTORGYM_TOKEN), or leave ${flag} out to listen on 127.0.0.1`,
+  );
+}
+
+/**
+ * The check of `dashboardAccess` for a training command's --dashboard-host, before anything runs:
+ * only when something listens there (the dashboard, or --events-port).
+ */
+export function checkDashboardHost(options: DashboardCliOptions): { token?: string } {
+  const listens = options.dashboard !== false || options.eventsPort !== undefined;
+  if (!listens) return {};
+  return dashboardAccess(options.dashboardHost ?? '127.0.0.1', options.token ?? process.env.ACTORGYM_TOKEN, '--dashboard-host');
 }
 
 const DASHBOARD_OPTIONS = new Set(['dashboard', 'dashboardPort', 'dashboardHost', 'eventsPort', ...EVENTS_PORT_OPTIONS]);
@@ -53,7 +67,7 @@ export function addDashboardOptions(command: Command): Command {
   command
     .option('--no-dashboard', 'do not serve the live dashboard')
     .option('--dashboard-port <port>', `dashboard port (default ${DEFAULT_DASHBOARD_PORT}, else the next free one)`, port)
-    .option('--dashboard-host <host>', 'host of the dashboard and of --events-port (default 127.0.0.1; beyond loopback both require --token or ACTORGYM_TOKEN)')
+    .option('--dashboard-host <host>', 'host of the dashboard and of --events-port (default 127.0.0.1; beyond loopback both require --token or ACTORGYM_TOKEN, and the command refuses to start without one)')
     .option('--events-port <port>', 'also serve the event stream over WebSocket, for `actorgym dashboard --connect` elsewhere', port);
   return addEventsPortOptions(command);
 }
@@ -80,8 +94,8 @@ export function registerDashboard(program: Command): void {
     .option('--connect <url>', 'an event server, e.g. ws://host:8200 (actorgym train --events-port 8200); repeatable', collect, [])
     .option('--token <token>', 'bearer token for --connect, and required of every browser and client when --host is beyond loopback (or ACTORGYM_TOKEN)')
     .option('--port <port>', `port (default ${DEFAULT_DASHBOARD_PORT}, else the next free one; 0 = any)`, port, DEFAULT_DASHBOARD_PORT)
-    .option('--host <host>', 'host to listen on; beyond loopback the dashboard requires --token (open it once as /?token=T)', '127.0.0.1')
-    .option('--allow-host <name>', 'a Host name the dashboard answers to besides loopback, this machine\'s name and addresses (repeatable)', collect, [])
+    .option('--host <host>', 'host to listen on; beyond loopback the dashboard requires --token and refuses to start without one (open it once as /?token=T)', '127.0.0.1')
+    .option('--allow-host <name>', 'a Host name the dashboard answers to besides loopback names and this machine\'s own (its host name, its FQDN when resolvable, its interface addresses) (repeatable)', collect, [])
     .option('--alarm-seconds <s>', 'the episode board flags episodes stuck in one state this long', positiveInt('--alarm-seconds'), 30)
     .option('--json', 'print {url, runs} as JSON on stdout once serving')
     .option('--log-json', 'one JSON line on stderr per refused request and per page connection')

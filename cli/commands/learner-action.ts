@@ -18,7 +18,7 @@ export function learnerProducer(options: LearnerCliOptions, onListening: (url: s
   return async (run) => {
     const remote = await createRemoteProducer({
       port: options.port, host: options.host, run: runSpecOf(run.config, run.tokenizer), version: run.policyVersion,
-      exportWeights: run.exportWeights, log: createOpsLog({ server: 'learner', enabled: options.workerLogJson === true }),
+      exportWeights: run.exportWeights, log: createOpsLog({ server: 'learner', enabled: options.workerLogJson === true, secrets: [token] }),
       ...(token ? { token } : {}),
     });
     onListening(remote.server.url);

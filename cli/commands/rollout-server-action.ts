@@ -22,7 +22,7 @@ export async function runRolloutServer(options: RolloutServerCliOptions): Promis
     allowOrigins: options.allowOrigin,
     maxConcurrency: options.maxConcurrency, maxBatches: options.maxBatches,
     envTimeoutMs: options.envTimeout, drainMs: options.drainTimeout,
-    log: createOpsLog({ server: 'rollout', enabled: options.logJson === true }),
+    log: createOpsLog({ server: 'rollout', enabled: options.logJson === true, secrets: [token] }),
     runner: (spec, sink) => startTokenBatch(spec, sink, batchOptions),
     curricula: new AdaptiveRunCurricula(),
   });

@@ -56,8 +56,9 @@ export function registerRollout(program: Command): void {
     .addOption(new Option('--format <format>', 'write each scored episode to --out: tokens = one token record per line (ids, loss mask, log-probs, rewards per turn; docs/token-records.md)').choices(['tokens']))
     .option('--out <file>', 'with --format tokens: the JSON-lines file, written as episodes finish')
     .addHelpText('after', `${agentHelpText()}
-Ctrl-C stops the run: no new episodes start, running ones end as aborted, the summary of what
-finished is printed and the command exits 130. A second Ctrl-C quits at once.\n`);
+Ctrl-C or SIGTERM stops the run: no new episodes start, running ones end as aborted, the summary
+of what finished is printed and the command exits 130. A second signal quits at once.
+Past --max-aborted the success rate is labelled "(scored only)", beside the share never scored.\n`);
   addRemoteOptions(command);
   addJudgeOption(command);
   addMaxAbortedOption(command);

@@ -29,7 +29,7 @@ export async function runServe(envId: string, options: ServeOptions): Promise<vo
     rateLimit: rateLimitOf(options.rateLimit),
     handshakeTimeoutMs: options.handshakeTimeout,
     allowOrigins: options.allowOrigin,
-    log: createOpsLog({ server: 'env', enabled: options.logJson === true }),
+    log: createOpsLog({ server: 'env', enabled: options.logJson === true, secrets: [token, ...options.httpToken] }),
     ...(token ? { token } : {}),
   });
   // The ready line is what scripts and tests wait for; keep its shape.
@@ -47,7 +47,7 @@ export async function runServe(envId: string, options: ServeOptions): Promise<vo
           agentgymCompat: options.agentgymCompat,
           maxConnections: options.maxConnections,
           headersTimeoutMs: options.handshakeTimeout,
-          log: createOpsLog({ server: 'agentgym-http', enabled: options.logJson === true }),
+          log: createOpsLog({ server: 'agentgym-http', enabled: options.logJson === true, secrets: [token, ...options.httpToken] }),
         })
       : undefined;
   if (http) process.stdout.write(`actorgym serve: AgentGym HTTP protocol on ${http.url}\n`);

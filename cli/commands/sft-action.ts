@@ -4,14 +4,19 @@ import { SingleBar } from 'cli-progress';
 import { createSftSystem, type SftOptions, type SftSummary } from '../../actors/sft-system.ts';
 import { getPreset, withPreset } from '../../actors/training/presets.ts';
 import { defaultRunDir } from '../default-run-dir.ts';
+import { INTERRUPTED_EXIT_CODE, interruptReason, onInterrupt } from '../interrupt.ts';
+import { refuseExistingRun } from '../existing-run-guard.ts';
 import { givenModelConfig } from '../model-options.ts';
 import { givenPolicyConfig, policyOfCheckpoint } from '../policy-options.ts';
 import { percent, printJson, table } from '../output.ts';
 import { serveTrainingDashboard } from '../training-dashboard.ts';
-import type { DashboardCliOptions } from './dashboard.ts';
+import { checkDashboardHost, type DashboardCliOptions } from './dashboard.ts';
 import type { SftCliOptions } from './sft.ts';
 
 export async function runSftCommand(o: SftCliOptions, cmd: Command): Promise<void> {
+  // Before anything starts: a run in --out is never started over (issue 40, finding 3).
+  await refuseExistingRun({ command: 'sft', out: o.out, resume: o.resume });
+  checkDashboardHost(o);
   o.policy ??= await policyOfCheckpoint(o.resume);
   const preset = o.preset !== undefined ? getPreset(o.preset) : undefined;
   const given = (key: keyof SftCliOptions) => cmd.getOptionValueSource(key) === 'cli';
@@ -38,13 +43,14 @@ export async function runSftCommand(o: SftCliOptions, cmd: Command): Promise<voi
     ...(o.learnerThreads !== undefined ? { learnerThreads: Number(o.learnerThreads) } : {}),
     ...(o.maxMinutes !== undefined ? { maxMinutes: o.maxMinutes } : {}),
   } as SftOptions;
-  const summary = await runSft(options, o);
+  const { summary, interrupted } = await runSft(options, o);
   if (o.json) printJson(summary);
   else printSftSummary(summary);
+  if (interrupted) process.exitCode = INTERRUPTED_EXIT_CODE;
 }
 
-/** Runs SFT with progress on stderr and SIGINT as a stop at the next update. */
-export async function runSft(options: SftOptions, dashboardOptions: DashboardCliOptions = {}): Promise<SftSummary> {
+/** Runs SFT with progress on stderr and SIGINT or SIGTERM as a stop at the next update (the last whole epoch's checkpoint is kept). */
+export async function runSft(options: SftOptions, dashboardOptions: DashboardCliOptions = {}): Promise<{ summary: SftSummary; interrupted: boolean }> {
   const sft = createSftSystem(options);
   const dashboard = await serveTrainingDashboard(sft.events, dashboardOptions);
   const write = (line: string) => process.stderr.write(`${line}\n`);
@@ -68,15 +74,12 @@ export async function runSft(options: SftOptions, dashboardOptions: DashboardCli
       write(`SFT ${event.status} after epoch ${event.steps}${event.reason !== undefined ? ` (${event.reason})` : ''}`);
     }
   });
-  const interrupt = () => {
-    write('stopping at the next update (the last whole epoch\'s checkpoint is kept; continue with --resume)…');
-    sft.stop('interrupted (SIGINT)');
-  };
-  process.once('SIGINT', interrupt);
+  const interrupt = onInterrupt('stopping at the next update (the last whole epoch\'s checkpoint is kept; continue with --resume)', (signal) => sft.stop(interruptReason(signal)));
   try {
-    return await sft.run();
+    const summary = await sft.run();
+    return { summary, interrupted: interrupt.interrupted };
   } finally {
-    process.off('SIGINT', interrupt);
+    interrupt.dispose();
     progress.unsubscribe();
     bar?.stop();
     await dashboard.close();

@@ -39,7 +39,7 @@ export function registerSft(program: Command): void {
     .description('supervised fine-tuning (behaviour cloning) of an agent (our transformer, or a Hugging Face model with --policy hf:DIR) on demonstrations from `collect` (or AgentTraj files); writes a checkpoint `train --init` and `eval --checkpoint` read')
     .option('--env <id>', 'environment id', 'babyai')
     .requiredOption('--demos <file>', 'demonstrations: JSON lines from `actorgym collect`, or AgentGym AgentTraj JSON/JSONL (repeatable)', (f: string, all: string[] = []) => [...all, f])
-    .option('--out <dir>', 'run directory (default runs/<timestamp>, or the resumed run\'s)')
+    .option('--out <dir>', 'run directory (default runs/<timestamp>, or the resumed run\'s); refused when it holds another run\'s checkpoint')
     .option('--resume <dir>', 'continue an SFT run from its checkpoint at the next epoch (the same demos and settings)')
     .option('--preset <name>', `take the model and context settings of a training preset (${Object.keys(presets).join(', ')}), so RL can continue from the checkpoint with the same preset`)
     .option('--epochs <n>', `passes over the demos (default ${sftDefaults.epochs})`, positiveInt('--epochs'))
@@ -56,8 +56,14 @@ export function registerSft(program: Command): void {
     .addOption(new Option('--backend <backend>', 'tfjs backend').choices(BACKEND_PREFERENCES as string[]).default('auto'))
     .addOption(new Option('--learner-threads <n>', 'threads for the gradients (default: 2 on wasm with two or more cores, else 1)').choices(['1', '2']))
     .option('--max-minutes <m>', 'time budget: stop after the epoch that reaches it (checkpoint and test evaluation included)', positiveNumber('--max-minutes'))
+    .option('--token <token>', 'bearer token the dashboard and --events-port require beyond loopback (--dashboard-host; or ACTORGYM_TOKEN)')
     .option('--json', 'print one JSON object with the summary on stdout');
   addPolicyOptions(command);
   addModelOptions(command);
+  command.addHelpText('after', `
+Ctrl-C or SIGTERM (kill, a scheduler's preemption) stops the run at the next update; the last
+whole epoch's checkpoint is kept and the summary says how to continue (--resume). The command
+then exits 130; a second signal quits at once. --out on a directory that already holds a run is
+refused (the error names its epoch and the command that continues it).\n`);
   command.action(async (o: SftCliOptions, cmd: Command) => (await import('./sft-action.ts')).runSftCommand(o, cmd));
 }

@@ -5,6 +5,7 @@ import { getEnv } from '../../envs/index.ts';
 import { readCheckpointStep } from '../../learner/checkpoint/read.ts';
 import type { RolloutSummary } from '../../streams/events.ts';
 import { defaultRunDir } from '../default-run-dir.ts';
+import { refuseExistingRun } from '../existing-run-guard.ts';
 import { INTERRUPTED_EXIT_CODE, onInterrupt } from '../interrupt.ts';
 import { percent, table } from '../output.ts';
 import { wholeRunSeconds } from '../whole-run.ts';
@@ -15,6 +16,7 @@ export async function runStart(options: StartOptions): Promise<void> {
   const env = getEnv('babyai');
   const where: { resume?: string; out?: string } =
     options.resume !== undefined ? { resume: options.resume, ...(options.out !== undefined ? { out: options.out } : {}) } : { out: options.out ?? defaultRunDir() };
+  await refuseExistingRun({ command: 'start', out: options.out, resume: options.resume });
   const { schedule, steps } = babyaiStart;
   // A resumed run says where it picks up (issue 35), read from the checkpoint it continues.
   const fromStep = where.resume !== undefined ? await readCheckpointStep(where.resume) : 0;

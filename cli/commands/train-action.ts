@@ -6,8 +6,9 @@ import { getPreset, withPreset } from '../../actors/training/presets.ts';
 import { givenAsyncConfig } from '../async-options.ts';
 import { closeRemote } from '../close-remote.ts';
 import { defaultRunDir } from '../default-run-dir.ts';
-import { INTERRUPTED_EXIT_CODE, onInterrupt } from '../interrupt.ts';
-import { enforceMaxAborted, reasonList } from '../max-aborted.ts';
+import { refuseExistingRun } from '../existing-run-guard.ts';
+import { INTERRUPTED_EXIT_CODE, interruptReason, onInterrupt } from '../interrupt.ts';
+import { abortBudget, enforceMaxAborted, maxAbortedReason, reasonList, type UnscoredCount } from '../max-aborted.ts';
 import { givenModelConfig } from '../model-options.ts';
 import { givenPolicyConfig, policyOfCheckpoint } from '../policy-options.ts';
 import { percent, printJson, table } from '../output.ts';
@@ -16,7 +17,7 @@ import { resumeCommand } from '../resume-command.ts';
 import { serveTrainingDashboard } from '../training-dashboard.ts';
 import { showTrainingProgress } from '../training-progress.ts';
 import { wholeRunSeconds } from '../whole-run.ts';
-import type { DashboardCliOptions } from './dashboard.ts';
+import { checkDashboardHost, type DashboardCliOptions } from './dashboard.ts';
 import type { TrainCliOptions } from './train.ts';
 
 /** The run configuration the user gave explicitly (so that --resume can tell a conflict from a default). */
@@ -36,6 +37,9 @@ function givenConfig(command: Command, o: TrainCliOptions): TrainingOptionsConfi
 
 /** `extra`: training options a command built on `train` adds (`learner`: its producer). */
 export async function runTrain(options: TrainCliOptions, command: Command, extra: Readonly<Record<string, unknown>> = {}): Promise<void> {
+  // Before anything starts: a run in --out is never started over (issue 40, finding 3).
+  await refuseExistingRun({ command: 'train', out: options.out, resume: options.resume });
+  checkDashboardHost(options);
   options.policy ??= await policyOfCheckpoint(options.resume ?? options.init);
   givenAsyncConfig(options); // a stray --max-staleness fails before an env starts
   const token = options.token ?? process.env.ACTORGYM_TOKEN;
@@ -64,26 +68,27 @@ export async function runTrain(options: TrainCliOptions, command: Command, extra
     ...extra,
   };
   const { summary, interrupted } = await runTraining(trainingOptions, options);
-  if (options.json) printJson(summary);
-  else printTrainingSummary(summary);
-  if (interrupted) {
-    reportInterruptedTraining(summary);
-    await closeRemote(env);
-    return;
-  }
   // Training steps never run short (they pause instead); the test evaluation is a rollout like any other.
-  const evaluation = summary.evaluation;
-  if (evaluation) {
-    const scored = evaluation.outcomes.success + evaluation.outcomes.failure + evaluation.outcomes.truncated;
-    const detail = `aborted attempts: ${reasonList(evaluation.abortReasons) || 'none'}`;
-    enforceMaxAborted({ unscored: evaluation.slots - scored, total: evaluation.slots, detail }, options.maxAborted, 'test episodes');
-  }
+  const unscored = unscoredTestEpisodes(summary);
+  const overBudget = !interrupted && unscored !== undefined && maxAbortedReason(unscored, options.maxAborted, 'test episodes') !== undefined;
+  if (options.json) printJson({ ...summary, maxAborted: abortBudget(options.maxAborted, overBudget) });
+  else printTrainingSummary(summary, { scoredOnly: overBudget });
+  if (interrupted) reportInterruptedTraining(summary);
+  else if (unscored !== undefined) enforceMaxAborted(unscored, options.maxAborted, 'test episodes');
   await closeRemote(env);
 }
 
+/** The test evaluation's slots without a scored outcome, for --max-aborted; undefined without an evaluation. */
+function unscoredTestEpisodes({ evaluation }: TrainingSummary): UnscoredCount | undefined {
+  if (!evaluation) return undefined;
+  const scored = evaluation.outcomes.success + evaluation.outcomes.failure + evaluation.outcomes.truncated;
+  return { unscored: evaluation.slots - scored, total: evaluation.slots, detail: `aborted attempts: ${reasonList(evaluation.abortReasons) || 'none'}` };
+}
+
 /**
- * Runs a training system with progress on stderr and SIGINT as a graceful stop (after the current
- * learner step, or the test evaluation's running episodes); shared with `start`.
+ * Runs a training system with progress on stderr and SIGINT or SIGTERM as a graceful stop (after
+ * the current learner step, with a checkpoint, or the test evaluation's running episodes); shared
+ * with `start` and `learner`.
  */
 export async function runTraining(options: TrainingOptions, dashboardOptions: DashboardCliOptions = {}): Promise<{ summary: TrainingSummary; interrupted: boolean }> {
   const training = createTrainingSystem(options);
@@ -99,7 +104,7 @@ export async function runTraining(options: TrainingOptions, dashboardOptions: Da
   });
   const interrupt = onInterrupt(
     () => (evaluating ? 'stopping the test evaluation: no new episodes; running ones end as aborted' : 'stopping after the current learner step, with a checkpoint'),
-    () => training.stop('interrupted (SIGINT)'),
+    (signal) => training.stop(interruptReason(signal)),
   );
   try {
     const summary = await training.run();
@@ -114,7 +119,7 @@ export async function runTraining(options: TrainingOptions, dashboardOptions: Da
 }
 
 /**
- * After Ctrl-C: how far the run got and the command that continues it (a stopped run), or what the
+ * After Ctrl-C or SIGTERM: how far the run got and the command that continues it (a stopped run), or what the
  * cut evaluation covers (a finished run). Sets exit code 130. Written on stderr, so --json stays JSON.
  */
 export function reportInterruptedTraining(s: TrainingSummary, args: readonly string[] = process.argv.slice(2)): void {
@@ -134,16 +139,23 @@ export function reportInterruptedTraining(s: TrainingSummary, args: readonly str
   );
 }
 
-export function printTrainingSummary(s: TrainingSummary): void {
+/**
+ * The summary table. `scoredOnly`: the test evaluation went past --max-aborted, so its success
+ * rate is labelled as over scored episodes only, beside the share never scored (issue 40, finding 7).
+ */
+export function printTrainingSummary(s: TrainingSummary, { scoredOnly = false }: { scoredOnly?: boolean } = {}): void {
   const m = s.lastMetrics;
+  const e = s.evaluation;
+  const neverScored = scoredOnly && e ? [`${percent(e.abortedShare)} of ${e.slots}`] : [];
   console.log(
     `${s.env}, ${s.algo}, ${s.steps} learner steps (${s.status}${s.fromStep > 0 ? `, resumed at step ${s.fromStep}` : ''}) on tfjs-${s.backend} in ${wholeRunSeconds(s).toFixed(0)} s\n` +
       table([
-        ['last step success rate', 'last step loss', 'test success rate', 'test mean reward', 'test mean turns'],
+        ['last step success rate', 'last step loss', neverScored.length > 0 ? 'test success rate (scored only)' : 'test success rate', ...(neverScored.length > 0 ? ['test never scored'] : []), 'test mean reward', 'test mean turns'],
         [
           m ? percent(m.successRate ?? 0) : '-',
           m ? (m.loss ?? 0).toFixed(4) : '-',
           s.testSuccessRate !== undefined ? percent(s.testSuccessRate) : '-',
+          ...neverScored,
           s.testMeanReward !== undefined ? s.testMeanReward.toFixed(3) : '-',
           s.testMeanTurns !== undefined ? s.testMeanTurns.toFixed(2) : '-',
         ],

@@ -56,7 +56,7 @@ export function registerTrain(program: Command): void {
     .option('--schedule <schedule>', 'horizon schedule: fixed:N, scaling:[h0,h1,…]@STEPS or adaptive:min=A,max=B[,step=S,window=W,trunc=T] (docs/curriculum.md; default scaling:[6,13,20]@100)')
     .option('--steps <n>', 'learner steps of the whole run (a resumed run continues up to this step); required unless --preset gives it', positiveInt('--steps'))
     .option('--preset <name>', `start from a named configuration (${Object.keys(presets).join(', ')}); other options override it`)
-    .option('--out <dir>', 'run directory (default runs/<timestamp>, or the resumed run\'s)')
+    .option('--out <dir>', 'run directory (default runs/<timestamp>, or the resumed run\'s); refused when it holds another run\'s checkpoint')
     .option('--resume <dir>', 'continue a run exactly from its checkpoint (a run directory or a checkpoint directory)')
     .option('--init <dir>', 'start a new run from a checkpoint\'s weights (e.g. `sft`\'s), which are also the KL reference; the model and input settings are the checkpoint\'s')
     .option('--max-minutes <m>', 'time budget: end the run (checkpoint, test evaluation) after the step that reaches this many minutes of training, even before --steps', positiveNumber('--max-minutes'))
@@ -86,9 +86,11 @@ export function registerTrain(program: Command): void {
   addAsyncOptions(command);
   addMaxAbortedOption(command, 'test episodes of the final evaluation');
   command.addHelpText('after', `
-Ctrl-C stops the run after the current learner step, writes a checkpoint and prints the command
-that continues it (--resume); during the final test evaluation it stops the evaluation (no new
-episodes, the summary is of the finished ones). Either way the command exits 130; a second
-Ctrl-C quits at once.\n`);
+Ctrl-C or SIGTERM (kill, a scheduler's preemption) stops the run after the current learner step,
+writes a checkpoint and prints the command that continues it (--resume); during the final test
+evaluation it stops the evaluation (no new episodes, the summary is of the finished ones). Either
+way the command exits 130; a second signal quits at once (no checkpoint).
+--out on a directory that already holds a run is refused (exit 1): the error names the step
+found and the --resume command that continues it.\n`);
   command.action(async (options: TrainCliOptions, cmd: Command) => (await import('./train-action.ts')).runTrain(options, cmd));
 }

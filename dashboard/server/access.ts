@@ -2,9 +2,10 @@
  * Who may read the dashboard. Three checks, in this order, on every request and `/live` upgrade:
  *
  * 1. `Host` (DNS rebinding): a page of `evil.example`, whose name was re-pointed at 127.0.0.1,
- *    sends `Host: evil.example:8787` and is refused. Loopback names always pass; a dashboard bound
- *    beyond loopback also answers to its bind address, this machine's name and interface
- *    addresses, and `allowedHosts` (`--allow-host`).
+ *    sends `Host: evil.example:8787` and is refused. Loopback names always pass, and so do this
+ *    machine's own names (its host name, its FQDN when resolvable, its interface addresses:
+ *    ./machine-names.ts), wherever the dashboard is bound; beyond loopback also its bind address;
+ *    and `allowedHosts` (`--allow-host`).
  * 2. `Origin`: a browser page of another site is refused; programs send none and pass.
  * 3. The token, when one is set (the CLI sets it when bound beyond loopback): `Authorization:
  *    Bearer T`, a Basic password (the browser's own prompt), `?token=T` once (answered with a
@@ -13,8 +14,8 @@
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import os from 'node:os';
 import { hostAllowed, isLoopbackHost, originAllowed } from '../../transport/wire/origin.ts';
+import { bracket, localNames } from './machine-names.ts';
 
 export type AccessDecision =
   | { readonly ok: true; readonly setCookie?: string; readonly redirect?: string }
@@ -26,22 +27,20 @@ export interface AccessOptions {
   readonly token?: string;
   /** Extra `Host` names the dashboard answers to (beyond loopback: a DNS name, a tunnel). */
   readonly allowedHosts?: readonly string[];
+  /** This machine's names (`machineNames()`, with the FQDN); default `localNames()`. */
+  readonly machineNames?: readonly string[];
 }
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 const BASIC = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i;
 const WILDCARDS = new Set(['0.0.0.0', '::', '[::]']);
 
-const bracket = (address: string) => (address.includes(':') && !address.startsWith('[') ? `[${address}]` : address);
 const digest = (value: string) => createHash('sha256').update(value).digest();
 
-/** The names a server bound to `host` is reached by, besides loopback ones. */
-export function defaultAllowedHosts(host: string): string[] {
-  if (isLoopbackHost(host)) return [];
-  const names = WILDCARDS.has(host) ? [] : [bracket(host)];
-  names.push(os.hostname());
-  for (const entries of Object.values(os.networkInterfaces())) for (const entry of entries ?? []) names.push(bracket(entry.address));
-  return names;
+/** The names a server bound to `host` is reached by, besides loopback ones: this machine's, and beyond loopback its bind address. */
+export function defaultAllowedHosts(host: string, machineNames: readonly string[] = localNames()): string[] {
+  const bound = isLoopbackHost(host) || WILDCARDS.has(host) ? [] : [bracket(host)];
+  return [...bound, ...machineNames];
 }
 
 export class DashboardAccess {
@@ -49,7 +48,7 @@ export class DashboardAccess {
   readonly #token: Buffer | undefined;
 
   constructor(options: AccessOptions) {
-    this.#allowedHosts = [...defaultAllowedHosts(options.host), ...(options.allowedHosts ?? [])];
+    this.#allowedHosts = [...defaultAllowedHosts(options.host, options.machineNames), ...(options.allowedHosts ?? [])];
     this.#token = options.token === undefined ? undefined : digest(options.token);
   }
 

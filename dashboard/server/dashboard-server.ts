@@ -21,6 +21,9 @@ import type { Server } from 'node:http';
 import type { Observable } from 'rxjs';
 import type { OpsLog } from '../../servers/listener/ops-log.ts';
 import { DashboardAccess } from './access.ts';
+import { DashboardError } from './errors.ts';
+import { machineNames } from './machine-names.ts';
+import { isLoopbackHost } from '../../transport/wire/origin.ts';
 import { ApiRoutes } from './api-routes.ts';
 import { createDashboardHttp } from './dashboard-http.ts';
 import type { DashboardRun } from './dashboard-run.ts';
@@ -34,7 +37,7 @@ export type { LiveRunOptions } from './dashboard-runs.ts';
 export interface DashboardOptions extends LiveHubOptions {
   /** Default 0: a port the OS assigns. */
   readonly port?: number;
-  /** Default `127.0.0.1`. Beyond loopback, give a `token` (the CLI insists, or warns). */
+  /** Default `127.0.0.1`. Beyond loopback a `token` is required (TOKEN_REQUIRED without one). */
   readonly host?: string;
   /** Every request (page, API, `/live`) must carry it: Bearer, Basic password, `?token=` then a cookie. */
   readonly token?: string;
@@ -72,11 +75,13 @@ export interface Dashboard {
 export async function startDashboard(options: DashboardOptions = {}): Promise<Dashboard> {
   const log: OpsLog = options.log ?? (() => {});
   const host = options.host ?? '127.0.0.1';
+  requireTokenBeyondLoopback(host, options.token);
+  const names = await machineNames();
   const runs = new DashboardRuns({ now: options.now ?? Date.now, warn: options.warn ?? (() => {}), metricsPollMs: options.metricsPollMs ?? 2_000 });
   const hub = new LiveHub(runs.list, options);
   const closing = { started: false };
   const server = createDashboardHttp({
-    access: new DashboardAccess({ host, ...(options.token !== undefined ? { token: options.token } : {}), ...(options.allowedHosts ? { allowedHosts: options.allowedHosts } : {}) }),
+    access: new DashboardAccess({ host, machineNames: names, ...(options.token !== undefined ? { token: options.token } : {}), ...(options.allowedHosts ? { allowedHosts: options.allowedHosts } : {}) }),
     api: new ApiRoutes(runs.list),
     assets: new StaticAssets(),
     hub,
@@ -90,6 +95,16 @@ export async function startDashboard(options: DashboardOptions = {}): Promise<Da
   log('server.listening', { host, port, auth: options.token !== undefined ? 'token' : 'none' });
   const shownHost = host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
   return new DashboardServer(`http://${shownHost}:${port}/`, port, { server, runs, hub, closing });
+}
+
+/**
+ * Beyond loopback the run data would be open to the network without a token (issue 40, finding
+ * 5): the dashboard does not start. Loopback binds need none (Host and Origin checks keep other
+ * sites' pages out).
+ */
+function requireTokenBeyondLoopback(host: string, token: string | undefined): void {
+  if (isLoopbackHost(host) || (token !== undefined && token !== '')) return;
+  throw new DashboardError('TOKEN_REQUIRED', `the dashboard would listen on ${host}, beyond loopback, without a token: anyone who can reach this machine could read the runs; give a token (--token or ACTORGYM_TOKEN), or listen on 127.0.0.1`);
 }
 
 interface DashboardParts {

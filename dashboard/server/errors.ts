@@ -24,7 +24,9 @@ export type DashboardErrorCode =
   /** No such API path. */
   | 'NOT_FOUND'
   /** No port could be bound. */
-  | 'LISTEN_FAILED';
+  | 'LISTEN_FAILED'
+  /** Asked to listen beyond loopback without a token. */
+  | 'TOKEN_REQUIRED';
 
 const STATUS: Readonly<Record<DashboardErrorCode, number>> = {
   RUN_DIR_MISSING: 404,
@@ -39,6 +41,7 @@ const STATUS: Readonly<Record<DashboardErrorCode, number>> = {
   FILE_TOO_LARGE: 413,
   NOT_FOUND: 404,
   LISTEN_FAILED: 500,
+  TOKEN_REQUIRED: 400,
 };
 
 export class DashboardError extends Error {

@@ -124,16 +124,18 @@ describe('dashboard token (issue 24, finding 4)', () => {
     expect(lines.join('')).not.toContain('secret');
   });
 
-  it('is required beyond loopback (a warning without one) and not on loopback', () => {
+  it('is required beyond loopback (nothing starts without one; issue 40) and not on loopback', async () => {
     expect(dashboardAccess('127.0.0.1', 'T')).toEqual({});
     expect(dashboardAccess('localhost', undefined)).toEqual({});
     expect(dashboardAccess('0.0.0.0', 'T')).toEqual({ token: 'T' });
-    expect(dashboardAccess('10.1.2.3', undefined).warning).toMatch(/listening on 10\.1\.2\.3 without --token/);
-    expect(dashboardAccess('0.0.0.0', '')).toHaveProperty('warning');
+    expect(() => dashboardAccess('10.1.2.3', undefined)).toThrow(/--host 10\.1\.2\.3 is beyond loopback: .*needs a token/);
+    expect(() => dashboardAccess('0.0.0.0', '', '--dashboard-host')).toThrow(/--dashboard-host 0\.0\.0\.0 is beyond loopback/);
+    await expect(startDashboard({ host: '0.0.0.0' })).rejects.toMatchObject({ code: 'TOKEN_REQUIRED' });
   });
 
-  it('answers, beyond loopback, to the bind address, this machine and its interface addresses only', () => {
-    expect(defaultAllowedHosts('127.0.0.1')).toEqual([]);
+  it('answers to this machine\'s name and interface addresses, and beyond loopback to the bind address', () => {
+    // This machine's own names pass wherever it is bound (issue 40): loopback too.
+    expect(defaultAllowedHosts('127.0.0.1')).toContain(os.hostname());
     const wildcard = defaultAllowedHosts('0.0.0.0');
     expect(wildcard).toContain(os.hostname());
     expect(wildcard).not.toContain('0.0.0.0');
