@@ -139,12 +139,12 @@ function pairOutcomes(records: readonly EvalEpisodeRecord[], ordered: readonly E
   return counts;
 }
 
-/** Results the agent ended for lack of context, by the reason's code (the text before its first colon). */
+/** Results the agent ended for lack of context, by the reason's code (the words before its first colon: `context_length`, `context_full`). */
 function exhaustedReasons(ordered: readonly EvalEpisodeRecord[]): Record<string, number> {
   const reasons: Record<string, number> = {};
   for (const record of ordered) {
     if (record.exhausted === undefined) continue;
-    const code = /^([a-z_]+):/.exec(record.exhausted)?.[1] ?? 'other';
+    const code = /^([a-z_ ]+):/.exec(record.exhausted)?.[1]?.replaceAll(' ', '_') ?? 'other';
     reasons[code] = (reasons[code] ?? 0) + 1;
   }
   return reasons;

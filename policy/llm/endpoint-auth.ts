@@ -3,7 +3,8 @@
  * (`https://user:pass@host/v1`, as a proxy in front of vLLM often asks): fetch refuses such a URL
  * and quotes it whole in its error, so the user info is taken out of the URL and sent as a Basic
  * header instead (unless an API key is given, which goes as the bearer header). Every secret —
- * the key, the password, `user:pass` in plain and percent-encoded form — is listed for `redact`.
+ * the key, the password, `user:pass` in plain and percent-encoded form, a query parameter named
+ * like a key or token — is listed for `redact`.
  */
 
 export interface EndpointAuth {
@@ -32,6 +33,8 @@ export function endpointAuth(baseURL: string, apiKey: string | undefined): Endpo
   const decoded = { user: safeDecode(user), password: safeDecode(password) };
   const secrets = [key, password, decoded.password, user !== '' && password !== '' ? `${user}:${password}` : undefined, decoded.password !== '' ? `${decoded.user}:${decoded.password}` : undefined]
     .filter((s): s is string => s !== undefined && s !== '');
+  // A key in the query (Azure-style `?api-key=…`) is a secret too; the endpoint shown drops the query.
+  for (const [name, value] of url.searchParams) if (/key|token|secret|sig|pass/i.test(name) && value !== '') secrets.push(value);
   url.username = '';
   url.password = '';
   const headers: Record<string, string | null> = {};

@@ -84,7 +84,9 @@ type Called = { readonly reply: ChatReply } | { readonly exhausted: string };
  * assistant turn. A reply is parsed by the env's own rules (`EnvDefinition.prompt`); one that names no
  * action is the model's fault: the env gets an action it rejects (the turn counts) and the model
  * is told why on its next turn. A call that fails through its retries throws, which ends the
- * episode `aborted` (infrastructure), never `failure`.
+ * episode `aborted` (infrastructure), never `failure`. A context-length rejection is tried once
+ * more with a trimmed history; a second one ends the episode `truncated` (`exhausted`), as a
+ * horizon would. A reasoning model's `<think>` is kept out of parsing and history (`reasoning`).
  *
  * Decisions are independent calls (`concurrent`): the agent actor hands each one over as soon as
  * it arrives, and the chat client bounds how many are in flight.

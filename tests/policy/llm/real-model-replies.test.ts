@@ -126,6 +126,7 @@ describe('credentials', () => {
     const keyed = endpointAuth('http://alice:pw@host/v1', 'sk-1');
     expect(keyed.headers).toEqual({});
     expect(keyed.secrets).toEqual(expect.arrayContaining(['sk-1', 'pw', 'alice:pw']));
+    expect(endpointAuth('https://host/v1?api-key=azure-secret&x=1', undefined).secrets).toEqual(['azure-secret']);
     expect(endpointAuth('http://host:8000', undefined)).toMatchObject({ baseURL: 'http://host:8000', headers: { authorization: null } });
   });
 });
