@@ -45,6 +45,7 @@ const thinking = (request: SeenRequest) =>
 
 async function evaluate(name: string, server: FaultServerOptions, policy: Omit<CreateLlmPolicyOptions, 'model' | 'env'> = {}) {
   const fault = await startFaultServer(server);
+  if (policy.replay !== undefined) await fault.close(); // a replay contacts no endpoint
   const agent = createLlmPolicy({ model: 'm', env: babyai, baseURL: fault.baseURL, retries: 1, timeoutMs: 5_000, backoff: undefined, ...policy } as CreateLlmPolicyOptions);
   const out = path.join(root, name);
   try {
@@ -76,6 +77,7 @@ const overflowText = (messages: Messages) =>
 describe('an LLM evaluation against real-model behaviour (issue 39)', () => {
   it('counts episodes that overflow the context and finishes the evaluation', async () => {
     const full = new Set<number>();
+    const recording = path.join(root, 'overflow.calls.jsonl');
     const { run, records, fault } = await evaluate('overflow', {
       content: plain,
       script: (request) => {
@@ -90,7 +92,7 @@ describe('an LLM evaluation against real-model behaviour (issue 39)', () => {
         if (assistants >= 4) return { kind: 'status', status: 400, message: overflowText(messages) };
         return { kind: 'ok' };
       },
-    });
+    }, { record: recording });
     const { results } = run;
     expect(results.complete).toBe(true);
     expect(results.missing).toBe(0);
@@ -111,6 +113,10 @@ describe('an LLM evaluation against real-model behaviour (issue 39)', () => {
     expect(results.tokens?.calls).toBe(fault.chatRequests);
     const answered = records.reduce((sum, r) => sum + r.trajectory.filter((t) => t.usage !== undefined).length, 0);
     expect(results.tokens!.calls - results.tokens!.failedCalls).toBe(answered);
+    // The trimmed retries are recorded apart from their first tries: a replay gives the same episodes.
+    const replayed = await evaluate('overflow-replayed', {}, { replay: recording });
+    const view = (rs: readonly EvalEpisodeRecord[]) => rs.map((r) => [r.episodeId, r.outcome, r.exhausted ?? '', r.trajectory.map((t) => t.action)]).sort();
+    expect(view(replayed.records)).toEqual(view(records));
   }, 60_000);
 
   it('scores a <think> model exactly as the same model without think blocks, and keeps the thinking out of the history', async () => {
