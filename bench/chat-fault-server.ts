@@ -19,8 +19,8 @@ import type { AddressInfo } from 'node:net';
 export type FaultStep =
   /** A chat completion; streamed as SSE when the request asked for `stream: true`. */
   | { readonly kind: 'ok'; readonly content?: string; readonly promptTokens?: number; readonly completionTokens?: number; readonly omitUsage?: boolean }
-  /** An HTTP error with an OpenAI-shaped error body. */
-  | { readonly kind: 'status'; readonly status: number; readonly message?: string; readonly retryAfter?: string; readonly retryAfterMs?: string }
+  /** An HTTP error with an OpenAI-shaped error body, or `body` as given (e.g. vLLM's older `{"object": "error", "message": …}`). */
+  | { readonly kind: 'status'; readonly status: number; readonly message?: string; readonly retryAfter?: string; readonly retryAfterMs?: string; readonly body?: unknown }
   /** Never answers; the connection stays open until the client gives up or the server closes. */
   | { readonly kind: 'hang' }
   /** 200, `application/json`, a body that is not JSON. */
@@ -179,6 +179,7 @@ function respond(res: ServerResponse, step: FaultStep, context: ReplyContext): v
       const headers: Record<string, string> = {};
       if (step.retryAfter !== undefined) headers['retry-after'] = step.retryAfter;
       if (step.retryAfterMs !== undefined) headers['retry-after-ms'] = step.retryAfterMs;
+      if (step.body !== undefined) return sendJson(res, step.status, step.body, headers);
       return sendError(res, step.status, step.message ?? `scripted ${step.status}`, headers);
     }
     case 'hang':

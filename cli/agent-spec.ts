@@ -6,7 +6,7 @@
  */
 import { InvalidArgumentError } from 'commander';
 import type { AgentSpec } from '../actors/rollout-system.ts';
-import type { LlmUsage } from '../policy/llm/chat-types.ts';
+import type { CallEnded, LlmUsage } from '../policy/llm/chat-types.ts';
 import type { BackendPreference } from '../policy/backend-preference.ts';
 import type { HfAgentOptions, LlmAgentOptions } from './llm-options.ts';
 
@@ -72,6 +72,8 @@ export interface ResolvedAgent {
    */
   readonly watchFatal?: (stop: (error: Error) => void) => void;
   readonly fatalError?: () => Error | undefined;
+  /** An openai: chat agent's calls as each ends, keyed by episode (an evaluation keeps them with each episode, so totals survive a crash). */
+  readonly watchCalls?: (listener: (call: CallEnded) => void) => void;
   /** The policy hands back each episode's token ids on release (checkpoint:, hf:, openai: with --tokenizer): what `--format tokens` writes. */
   readonly keepsTokens?: boolean;
   /** A checkpoint's or hf: model's tfjs backend. */
@@ -129,9 +131,8 @@ export async function resolveAgent(text: string, context: ResolveContext = {}): 
     ]);
     const envId = context.env;
     const env = { prompt: (options?: Parameters<typeof promptFor>[1]) => promptFor(envId, options) };
-    const agent = tokenizer !== undefined
-      ? createTokenLlmPolicy({ model, env, ...llm, tokenizer, ...(route !== undefined ? { route } : {}), ...(context.hf?.topP !== undefined ? { topP: context.hf.topP } : {}) })
-      : createLlmPolicy({ model, env, ...llm });
+    const chat = tokenizer === undefined ? createLlmPolicy({ model, env, ...llm }) : undefined;
+    const agent = chat ?? createTokenLlmPolicy({ model, env, ...llm, tokenizer: tokenizer!, ...(route !== undefined ? { route } : {}), ...(context.hf?.topP !== undefined ? { topP: context.hf.topP } : {}) });
     const attemptMs = llm.timeoutMs ?? 120_000;
     const attempts = (llm.retries ?? 4) + 1;
     return {
@@ -142,6 +143,7 @@ export async function resolveAgent(text: string, context: ResolveContext = {}): 
         agent.onFatal = stop;
       },
       fatalError: () => agent.fatalError,
+      ...(chat !== undefined ? { watchCalls: (listener: (call: CallEnded) => void) => { chat.onCallEnded = listener; } } : {}),
       // Every attempt, the longest backoffs, and time queued behind the concurrency limit.
       agentTimeoutMs: attempts * (attemptMs + 30_000) + 3_600_000,
       ...(tokenizer !== undefined ? { keepsTokens: true } : {}),

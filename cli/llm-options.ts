@@ -7,6 +7,7 @@ import { InvalidArgumentError, Option, type Command } from 'commander';
 import type { CreateLlmPolicyOptions } from '../policy/llm/create-llm-policy.ts';
 import { DEFAULT_BASE_URL } from '../policy/llm/default-base-url.ts';
 import type { TokenRoute } from '../policy/llm/completion-attempt.ts';
+import { REASONING_MODES, type ReasoningMode } from '../policy/llm/reasoning.ts';
 import { nonNegativeInt, positiveInt } from './output.ts';
 
 /** What `addLlmOptions` parses, as commander hands it over. */
@@ -26,6 +27,7 @@ export interface LlmFlags {
   replay?: string;
   tokenizer?: string;
   tokenRoute?: TokenRoute;
+  reasoning?: ReasoningMode;
 }
 
 /** An openai: agent's options; `tokenizer` (a folder) makes its episodes token-exact (policy/llm/token-llm-policy.ts). */
@@ -98,6 +100,7 @@ export function addLlmOptions(command: Command): Command {
     .option('--max-context-tokens <n>', 'drop the oldest exchanges (never the first turn) past this many prompt tokens (estimated as characters / 4)', positiveInt('--max-context-tokens'))
     .option('--list-actions', 'show the env\'s available actions in every user turn when its observation does not')
     .option('--llm-stream', 'ask for streamed (SSE) replies')
+    .addOption(new Option('--reasoning <mode>', 'a reasoning model\'s <think>…</think>: strip (default) keeps it out of action parsing and of the history sent back; keep leaves it in (the trajectory keeps the reply whole either way)').choices(REASONING_MODES as string[]))
     .option('--record <file>', 'append every LLM request and reply to this JSON-lines file')
     .option('--replay <file>', 'answer LLM calls from a recording; no endpoint is contacted')
     .option('--tokenizer <hf:DIR>', 'token-exact episodes of an openai:MODEL agent: render the chat template here with the model\'s tokenizer (DIR: tokenizer.json, tokenizer_config.json, generation_config.json; no weights) and send the prompt as ids', tokenizerSpec)
@@ -121,5 +124,6 @@ export function llmOptionsFrom(flags: LlmFlags): LlmAgentOptions {
     ...(flags.replay !== undefined ? { replay: flags.replay } : {}),
     ...(flags.tokenizer !== undefined ? { tokenizer: flags.tokenizer } : {}),
     ...(flags.tokenRoute !== undefined ? { route: flags.tokenRoute } : {}),
+    ...(flags.reasoning !== undefined ? { reasoning: flags.reasoning } : {}),
   };
 }

@@ -43,6 +43,7 @@ export function evalPlan(options: RunEvaluationOptions): EvalPlan {
     seed: options.seed ?? 0,
     horizon: options.horizon ?? env.spec.defaultHorizon,
     ...(options.judge !== undefined ? { judge: options.judge } : {}),
+    ...(options.agentOptions !== undefined ? { options: options.agentOptions } : {}),
   };
   return { config, split, splitTasks, taskIds };
 }

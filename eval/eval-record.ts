@@ -8,6 +8,22 @@ import { EpisodeOutputSchema, type EpisodeOutput } from '../machines/episode-rec
 import type { SampleResult } from './pass-at-k.ts';
 
 /**
+ * An LLM agent's calls for one attempt (every call that ended, the context-length retry and a
+ * final failure included): written with the episode, so an evaluation's totals are the sum of its
+ * lines and survive a killed process.
+ */
+export const EpisodeCallsSchema = z
+  .object({
+    calls: z.int().min(0),
+    failedCalls: z.int().min(0),
+    retries: z.int().min(0),
+    promptTokens: z.int().min(0),
+    completionTokens: z.int().min(0),
+  })
+  .readonly();
+export type EpisodeCalls = z.infer<typeof EpisodeCallsSchema>;
+
+/**
  * An episode's output (machines/episode-record.ts) less its run slot, plus which sample of its
  * task it is, the task's category and the env's own score: one schema, so a line read back is
  * parsed against the same shape that was written.
@@ -20,13 +36,15 @@ export const EvalEpisodeRecordSchema = EpisodeOutputSchema.unwrap()
     category: z.string().exactOptional(),
     /** The env's own score at the end (SciWorld's 0–100), when it reports one. */
     score: z.number().exactOptional(),
+    /** An LLM agent's calls of this attempt (absent for other agents, and in lines written before they were kept). */
+    llm: EpisodeCallsSchema.exactOptional(),
   })
   .readonly();
 export type EvalEpisodeRecord = z.infer<typeof EvalEpisodeRecordSchema>;
 
 export function episodeRecord(
   output: EpisodeOutput,
-  slot: { readonly sample: number; readonly category: string | undefined; readonly score: number | undefined },
+  slot: { readonly sample: number; readonly category: string | undefined; readonly score: number | undefined; readonly llm?: EpisodeCalls | undefined },
 ): EvalEpisodeRecord {
   return {
     episodeId: output.episodeId,
@@ -44,6 +62,8 @@ export function episodeRecord(
     trajectory: output.trajectory,
     ...(output.abortReason ? { abortReason: output.abortReason } : {}),
     ...(output.error ? { error: output.error } : {}),
+    ...(output.exhausted !== undefined ? { exhausted: output.exhausted } : {}),
+    ...(slot.llm !== undefined ? { llm: slot.llm } : {}),
   };
 }
 

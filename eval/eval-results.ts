@@ -22,8 +22,8 @@ export interface EvalResults {
   readonly tasks: number;
   /** Every (task, sample) has a result (`missing` is 0). */
   readonly complete: boolean;
-  /** Mean success over the n samples of every task. */
-  readonly avgAtN: number;
+  /** Mean success over the n samples of every task; null when no (task, sample) has a result (nothing was scored). */
+  readonly avgAtN: number | null;
   /** Unbiased Pass@k for k = 1..n, keyed by k. */
   readonly passAtK: Readonly<Record<string, number>>;
   /** The same per task category, in the order of the paper's tables. */
@@ -32,9 +32,20 @@ export interface EvalResults {
   readonly meanScore?: number;
   /**
    * Per (task, sample): success, failure and truncated are results; `aborted` counts the pairs
-   * whose every attempt was aborted by infrastructure (they are missing, not failures).
+   * without a result whose last attempt was aborted by infrastructure, `cancelled` those whose last
+   * attempt was stopped (Ctrl-C, a run stopped on a fatal error): both are missing, not failures.
    */
-  readonly outcomes: OutcomeCounts;
+  readonly outcomes: EvalOutcomes;
+  /** Attempts aborted by infrastructure, those retried into a result included (cancelled ones are not). */
+  readonly abortedAttempts: number;
+  /** Attempts stopped before they ended (cancelled), over every session. */
+  readonly cancelledAttempts: number;
+  /**
+   * Truncated results the agent ended because its context was full (an LLM endpoint rejected the
+   * prompt as too long even after one trimmed retry; an hf: model's window), by reason code
+   * (`context_length` …). They count as results that did not succeed, as a horizon does.
+   */
+  readonly exhausted: Readonly<Record<string, number>>;
   /** (task, sample) pairs without a result: aborted through their retries, or not run yet. */
   readonly missing: number;
   /** An LLM agent's calls and tokens over every session; null for agents without one. */
@@ -55,6 +66,9 @@ export interface ResultsInput {
   readonly tokens: LlmUsage | null;
   readonly wallSeconds: number;
 }
+
+/** Pairs per outcome, and the pairs without a result split by why: aborted (infrastructure) or cancelled (stopped). */
+export type EvalOutcomes = OutcomeCounts & { readonly cancelled: number };
 
 /** A (task, sample) pair as a map key. */
 export const pairKey = (taskId: string, sample: number) => `${sample}\u0000${taskId}`;
@@ -84,10 +98,7 @@ export function buildResults(input: ResultsInput): EvalResults {
   const ordered = taskIds.flatMap((taskId) =>
     Array.from({ length: config.n }, (_, sample) => done.get(pairKey(taskId, sample))).filter((r) => r !== undefined),
   );
-  const attempted = new Set(records.map((r) => pairKey(r.taskId, r.sample)));
-  const outcomes: OutcomeCounts = { success: 0, failure: 0, truncated: 0, aborted: 0 };
-  for (const record of ordered) outcomes[record.outcome] += 1;
-  for (const key of attempted) if (!done.has(key)) outcomes.aborted += 1;
+  const outcomes = pairOutcomes(records, ordered, done);
   const metrics = aggregate(ordered.map(sampleResult), config.n);
   const missing = taskIds.length * config.n - ordered.length;
   return {
@@ -97,11 +108,14 @@ export function buildResults(input: ResultsInput): EvalResults {
     n: config.n,
     tasks: taskIds.length,
     complete: missing === 0,
-    avgAtN: metrics.avgAtN,
+    avgAtN: ordered.length === 0 ? null : metrics.avgAtN,
     passAtK: metrics.passAtK,
     categories: metrics.categories,
     ...(metrics.meanScore !== undefined ? { meanScore: metrics.meanScore } : {}),
     outcomes,
+    abortedAttempts: records.filter((r) => r.outcome === 'aborted' && r.abortReason !== 'cancelled').length,
+    cancelledAttempts: records.filter((r) => r.abortReason === 'cancelled').length,
+    exhausted: exhaustedReasons(ordered),
     missing,
     tokens: input.tokens,
     wallSeconds: input.wallSeconds,
@@ -109,4 +123,29 @@ export function buildResults(input: ResultsInput): EvalResults {
     horizon: config.horizon,
     ...(config.judge !== undefined ? { judge: config.judge } : {}),
   };
+}
+
+/** Outcomes of the pairs with a result, and of those without one by their last attempt (records are in the order they ended). */
+function pairOutcomes(records: readonly EvalEpisodeRecord[], ordered: readonly EvalEpisodeRecord[], done: ReadonlyMap<string, EvalEpisodeRecord>): EvalOutcomes {
+  const counts = { success: 0, failure: 0, truncated: 0, aborted: 0, cancelled: 0 };
+  for (const record of ordered) counts[record.outcome] += 1;
+  const last = new Map<string, EvalEpisodeRecord>();
+  for (const record of records) last.set(pairKey(record.taskId, record.sample), record);
+  for (const [key, record] of last) {
+    if (done.has(key)) continue;
+    if (record.abortReason === 'cancelled') counts.cancelled += 1;
+    else counts.aborted += 1;
+  }
+  return counts;
+}
+
+/** Results the agent ended for lack of context, by the reason's code (the words before its first colon: `context_length`, `context_full`). */
+function exhaustedReasons(ordered: readonly EvalEpisodeRecord[]): Record<string, number> {
+  const reasons: Record<string, number> = {};
+  for (const record of ordered) {
+    if (record.exhausted === undefined) continue;
+    const code = /^([a-z_ ]+):/.exec(record.exhausted)?.[1]?.replaceAll(' ', '_') ?? 'other';
+    reasons[code] = (reasons[code] ?? 0) + 1;
+  }
+  return reasons;
 }

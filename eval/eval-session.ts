@@ -8,7 +8,8 @@ import { createRolloutSystem } from '../actors/rollout-system.ts';
 import type { RunClock } from '../actors/clock.ts';
 import type { EvalDir } from './eval-files.ts';
 import type { EvalPlan } from './eval-plan.ts';
-import { episodeRecord, type EvalEpisodeRecord } from './eval-record.ts';
+import { addCall } from './calls-total.ts';
+import { episodeRecord, type EpisodeCalls, type EvalEpisodeRecord } from './eval-record.ts';
 import type { RunEvaluationOptions } from './run-eval.ts';
 import { scoreOf, tapScores } from './score-tap.ts';
 import { tapScreenshots, writeEpisodeScreenshots } from './screenshot-tap.ts';
@@ -35,6 +36,10 @@ export async function runEvalSession(input: EvalSessionInput): Promise<number> {
   let successes = input.doneSuccesses;
   let finished = input.done;
   let abortedAttempts = 0;
+  // Each running attempt's calls, written with its line (at most one entry per running episode, plus
+  // the rare call that ends after its episode was cancelled, dropped with the session).
+  const tallies = new Map<string, EpisodeCalls>();
+  options.watchCalls?.((call) => tallies.set(call.key.episodeId, addCall(tallies.get(call.key.episodeId), call)));
   const system = createRolloutSystem({
     env: tapScores(options.screenshots ? tapScreenshots(env) : env),
     agent: options.agent,
@@ -54,11 +59,13 @@ export async function runEvalSession(input: EvalSessionInput): Promise<number> {
         sample: Math.floor(output.slot / plan.splitTasks.length),
         category: categoryOf?.(output.taskId),
         score: scoreOf(instance),
+        ...(options.watchCalls !== undefined ? { llm: tallies.get(output.episodeId) ?? addCallsNone() } : {}),
       });
+      tallies.delete(output.episodeId);
       dir.appendEpisode(record);
       if (options.screenshots) writeEpisodeScreenshots(instance, dir.root, output.episodeId);
       input.records.push(record);
-      if (record.outcome === 'aborted') abortedAttempts += 1;
+      if (record.outcome === 'aborted' && record.abortReason !== 'cancelled') abortedAttempts += 1;
       else finished += 1;
       if (record.outcome === 'success') successes += 1;
       options.onProgress?.({ done: finished, total, successes, abortedAttempts });
@@ -77,3 +84,5 @@ export async function runEvalSession(input: EvalSessionInput): Promise<number> {
   }
   return (clock.now() - startedAt) / 1000;
 }
+
+const addCallsNone = (): EpisodeCalls => ({ calls: 0, failedCalls: 0, retries: 0, promptTokens: 0, completionTokens: 0 });

@@ -6,7 +6,7 @@
 import type { Metrics } from './pass-at-k.ts';
 import type { EvalResults } from './eval-results.ts';
 
-const pct = (x: number | undefined) => (x === undefined ? '–' : (100 * x).toFixed(2));
+const pct = (x: number | null | undefined) => (x === undefined || x === null ? '–' : (100 * x).toFixed(2));
 const score = (x: number | undefined) => (x === undefined ? '–' : x.toFixed(2));
 
 function columns(results: EvalResults): [string, Metrics | EvalResults][] {
@@ -45,9 +45,19 @@ export function resultsStatus(results: EvalResults): string {
   const { outcomes } = results;
   const done = results.complete
     ? 'complete'
-    : `INCOMPLETE: ${results.missing} of ${results.tasks * results.n} (task, sample) pairs have no result (${outcomes.aborted} aborted by infrastructure); re-run the same command to finish`;
+    : `INCOMPLETE: ${results.missing} of ${results.tasks * results.n} (task, sample) pairs have no result (${missingWhy(results)}); re-run the same command to finish`;
   const tokens = results.tokens ? ` · ${results.tokens.promptTokens} prompt + ${results.tokens.completionTokens} completion tokens in ${results.tokens.calls} calls` : '';
-  return `${done} · success ${outcomes.success}, failure ${outcomes.failure}, truncated ${outcomes.truncated} · ${results.wallSeconds.toFixed(1)} s${tokens}`;
+  const exhausted = Object.entries(results.exhausted ?? {}).map(([code, count]) => `${count} ${code}`).join(', ');
+  const truncated = exhausted === '' ? `${outcomes.truncated}` : `${outcomes.truncated} (${exhausted})`;
+  const retried = (results.abortedAttempts ?? 0) > 0 ? ` · ${results.abortedAttempts} attempt(s) aborted by infrastructure` : '';
+  return `${done} · success ${outcomes.success}, failure ${outcomes.failure}, truncated ${truncated}${retried} · ${results.wallSeconds.toFixed(1)} s${tokens}`;
+}
+
+/** Why pairs are missing, in words: aborted by infrastructure, cancelled, not run yet. */
+export function missingWhy(results: EvalResults): string {
+  const { aborted, cancelled = 0 } = results.outcomes;
+  const notRun = results.missing - aborted - cancelled;
+  return [`${aborted} aborted by infrastructure`, ...(cancelled > 0 ? [`${cancelled} cancelled`] : []), ...(notRun > 0 ? [`${notRun} not run yet`] : [])].join(', ');
 }
 
 export function resultsMarkdown(results: EvalResults): string {

@@ -16,13 +16,16 @@
  */
 import type { Observable } from 'rxjs';
 import type { EnvDefinition, Split } from '../envs/contract.ts';
-import type { LlmUsage } from '../policy/llm/chat-types.ts';
+import type { CallEnded, LlmUsage } from '../policy/llm/chat-types.ts';
+import { callsTotal } from './calls-total.ts';
+import type { OptionValue } from './eval-config.ts';
 import type { RunEvent } from '../streams/events.ts';
 import { systemClock, type RunClock } from '../actors/clock.ts';
 import type { AgentSpec } from '../actors/rollout-system.ts';
 import { EvalDir } from './eval-files.ts';
 import { evalPlan, missingSlots, openEvalDir } from './eval-plan.ts';
 import { buildResults, resultsByPair, type EvalResults } from './eval-results.ts';
+import type { EvalEpisodeRecord } from './eval-record.ts';
 import { runEvalSession } from './eval-session.ts';
 import { mergeUsage } from './merge-usage.ts';
 import { resultsMarkdown } from './results-md.ts';
@@ -65,6 +68,17 @@ export interface RunEvaluationOptions {
   readonly onProgress?: (progress: EvalProgress) => void;
   /** An LLM agent's usage in this process (added to earlier sessions' in results.tokens). */
   readonly usage?: () => LlmUsage | undefined;
+  /**
+   * An LLM agent's calls as each ends (`CallEnded`, keyed by episode): each attempt's calls are
+   * written with its line, and results.tokens is their sum, so totals survive a killed session
+   * (calls-total.ts). Without it, `usage` of each session is added up as it finishes.
+   */
+  readonly watchCalls?: (listener: (call: CallEnded) => void) => void;
+  /**
+   * The agent options that change results, by flag (`--temperature` …), kept in config.json: a
+   * resumed run that changes one is refused (`EVAL_CONFIG_MISMATCH` names it, old → new).
+   */
+  readonly agentOptions?: Readonly<Record<string, OptionValue>>;
   /**
    * Keep each turn's page picture (`info.screenshot` of an env that sends one, such as
    * `createWebDefinition({ screenshots: true })`) as `DIR/screenshots/<episodeId>/<turn>.jpg`
@@ -139,5 +153,12 @@ export async function runEvaluation(options: RunEvaluationOptions): Promise<Eval
     options, plan, dir, clock: options.clock ?? systemClock, slots, records,
     done: done.size, doneSuccesses: [...done.values()].filter((r) => r.outcome === 'success').length,
   });
-  return finish(earlierSeconds + seconds, mergeUsage(earlierTokens, options.usage?.() ?? null), slots.length);
+  return finish(earlierSeconds + seconds, sessionTokens(options, records, earlierTokens), slots.length);
+}
+
+/** results.tokens after a session: summed from the episode lines when the agent tallies its calls per episode, else added up per session. */
+function sessionTokens(options: RunEvaluationOptions, records: readonly EvalEpisodeRecord[], earlier: LlmUsage | null): LlmUsage | null {
+  const session = options.usage?.() ?? null;
+  if (options.watchCalls === undefined) return mergeUsage(earlier, session);
+  return callsTotal(records, Math.max(earlier?.maxInFlight ?? 0, session?.maxInFlight ?? 0));
 }

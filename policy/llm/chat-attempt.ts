@@ -13,6 +13,7 @@ import { retryAfterMs } from './backoff.ts';
 import type { ChatRequest } from './chat-types.ts';
 import { abortOnClose } from './abort-on-close.ts';
 import type { LlmErrorCode } from './llm-error.ts';
+import { isContextLengthMessage } from './context-length.ts';
 
 /** A successful attempt, before the retry loop adds its retries. */
 export interface AttemptReply {
@@ -31,6 +32,8 @@ export interface AttemptFailure {
   readonly retryAfterMs?: number;
   /** The HTTP status of a rejection (a token-exact client falls back to chat on a 404 from /v1/completions). */
   readonly status?: number;
+  /** The endpoint was not reached at all (refused, DNS, reset before an answer): what tells a dead endpoint (endpoint-caller.ts). */
+  readonly unreached?: boolean;
 }
 
 export type AttemptOutcome = { readonly ok: true; readonly reply: AttemptReply } | { readonly ok: false; readonly failure: AttemptFailure };
@@ -168,17 +171,28 @@ export function classify(error: unknown, options: Pick<AttemptOptions, 'timeoutM
   if (error instanceof BadResponse) return { code: 'LLM_BAD_RESPONSE', detail: error.message, retryable: true };
   if (error instanceof SyntaxError) return { code: 'LLM_BAD_RESPONSE', detail: `the body is not valid JSON (${error.message})`, retryable: true };
   if (error instanceof APIConnectionTimeoutError) return timeoutFailure(options.timeoutMs);
-  if (error instanceof APIConnectionError) return { code: 'LLM_UNAVAILABLE', detail: `cannot reach the endpoint: ${messageOf(error)}`, retryable: true };
+  if (error instanceof APIConnectionError) return { code: 'LLM_UNAVAILABLE', detail: `cannot reach the endpoint: ${messageOf(error)}`, retryable: true, unreached: true };
   if (error instanceof APIError) {
     const status = error.status;
     // A stream's `data: {"error": …}` event comes with no status: the server failed mid-reply.
     if (status === undefined) return { code: 'LLM_BAD_RESPONSE', detail: `the server reported an error mid-stream: ${error.message}`, retryable: true };
+    // Checked before the status: some servers answer an overflow with a 500, which no retry cures.
+    if (status !== 408 && status !== 429 && isContextLengthMessage(`${error.message} ${String(error.code ?? '')} ${error.type ?? ''}`)) {
+      return { code: 'LLM_CONTEXT_LENGTH', detail: `the prompt does not fit the model's context: HTTP ${error.message}${tokenCounts(error.error)}`, retryable: false, status };
+    }
     const retryAfter = retryAfterMs(error.headers, options.now());
     const asked = retryAfter !== undefined ? { retryAfterMs: retryAfter } : {};
     if (status === 408 || status === 429 || status >= 500) return { code: 'LLM_UNAVAILABLE', detail: `HTTP ${error.message}`, retryable: true, ...asked };
     return { code: 'LLM_REJECTED', detail: `the endpoint rejected the request: HTTP ${error.message}`, retryable: false, status };
   }
   return { code: 'LLM_UNAVAILABLE', detail: `the request failed: ${messageOf(error)}`, retryable: true };
+}
+
+/** llama.cpp's overflow body carries its numbers beside the message: keep them for context-length.ts. */
+function tokenCounts(body: unknown): string {
+  if (typeof body !== 'object' || body === null) return '';
+  const { n_prompt_tokens: prompt, n_ctx: context } = body as Record<string, unknown>;
+  return typeof prompt === 'number' && typeof context === 'number' ? ` (n_prompt_tokens ${prompt}, n_ctx ${context})` : '';
 }
 
 function mediaType(response: Response): string {

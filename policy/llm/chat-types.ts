@@ -29,6 +29,17 @@ export interface CallKey {
   readonly episodeId: string;
   /** 0-based turn within the episode. */
   readonly turn: number;
+  /** The turn's one retry after a context-length rejection, with a trimmed history (recorded and replayed apart from the first try). */
+  readonly trimmed?: boolean;
+}
+
+/** One call that ended (a reply, or an error other than a cancel): what an evaluation tallies per episode. */
+export interface CallEnded {
+  readonly key: CallKey;
+  readonly ok: boolean;
+  readonly retries: number;
+  readonly promptTokens: number;
+  readonly completionTokens: number;
 }
 
 /** One completed call. */

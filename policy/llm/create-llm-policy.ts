@@ -1,6 +1,7 @@
 import { promptOf, type EnvDefinition } from '../../envs/contract.ts';
 import { createChatClient, type ChatClientOptions } from './chat-client.ts';
 import { LlmPolicy } from './llm-policy.ts';
+import type { ReasoningMode } from './reasoning.ts';
 
 import { DEFAULT_BASE_URL } from './default-base-url.ts';
 
@@ -45,6 +46,8 @@ export interface CreateLlmPolicyOptions {
   readonly replay?: string;
   /** Send the episode's seed with each request (default true). */
   readonly sendSeed?: boolean;
+  /** `strip` (default) keeps a reasoning model's `<think>…</think>` out of action parsing and the history; `keep` leaves it in. */
+  readonly reasoning?: ReasoningMode;
 }
 
 /**
@@ -99,6 +102,7 @@ export function createLlmPolicy(options: CreateLlmPolicyOptions): LlmAgent {
     ...(options.temperature !== undefined ? { temperature: options.temperature } : {}),
     ...(Object.keys(history).length > 0 ? { history } : {}),
     ...(options.sendSeed !== undefined ? { sendSeed: options.sendSeed } : {}),
+    ...(options.reasoning !== undefined ? { reasoning: options.reasoning } : {}),
   });
   return Object.assign(policy, { close: () => client.close() });
 }

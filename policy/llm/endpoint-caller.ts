@@ -5,6 +5,11 @@
  * exponential backoff with full jitter that honours Retry-After, the run-wide accounting, and one
  * `LlmError` naming the episode and turn when the retries run out. The SDK loads on the first call.
  *
+ * A dead endpoint stops early: a call whose every attempt failed to reach the endpoint (refused,
+ * DNS, reset before an answer) while no attempt of any call got an answer throws
+ * `LLM_UNREACHABLE`, and so does every later call at once, without trying: the command stops there
+ * with the cause (ECONNREFUSED …) instead of running every retry of every episode.
+ *
  * `close()` ends everything at once: the calls in flight are aborted and end as `LLM_CANCELLED`
  * (not an endpoint failure: never retried, never recorded), calls waiting for a slot or a backoff
  * end the same way, and the caller's own connection pool (connection-pool.ts) is destroyed, so no
@@ -16,6 +21,8 @@ import type { AttemptFailure } from './chat-attempt.ts';
 import type { CallKey } from './chat-types.ts';
 import { ConcurrencyLimit } from './concurrency-limit.ts';
 import { openConnectionPool, type ConnectionPool } from './connection-pool.ts';
+import { endpointAuth, type EndpointAuth } from './endpoint-auth.ts';
+import { errorBodyFetch } from './error-body.ts';
 import { LlmError, redact } from './llm-error.ts';
 import type { UsageMeter } from './usage-meter.ts';
 
@@ -67,53 +74,88 @@ export function createEndpointCaller(options: EndpointCallerOptions, meter: Usag
     maxMs: options.backoff?.maxMs ?? DEFAULT_BACKOFF_MAX_MS,
     random: options.random ?? Math.random,
   };
-  const sleep = options.sleep ?? realSleep;
-  const apiKey = options.apiKey !== undefined && options.apiKey !== '' ? options.apiKey : undefined;
+  const auth = endpointAuth(options.baseURL, options.apiKey);
+  const sdk = lazySdk(auth, timeoutMs);
+  const loop = new RetryLoop({ retries, timeoutMs, backoff, sleep: options.sleep ?? realSleep, auth, meter, limit: new ConcurrencyLimit(concurrency), loadSdk: sdk.load });
+  return {
+    call: (attempt, key, settled) => loop.call(attempt, key, settled),
+    timeoutMs,
+    close: async () => {
+      loop.close();
+      await sdk.pool()?.destroy();
+    },
+  };
+}
+
+/**
+ * The SDK (about 500 modules) loads on the first request, so that importing actorgym or building
+ * a replay client does not pay for it; with it, the client's own connection pool.
+ */
+function lazySdk(auth: EndpointAuth, timeoutMs: number): { load: () => Promise<OpenAI>; pool: () => ConnectionPool | undefined } {
   const sdkOptions: ConstructorParameters<typeof OpenAI>[0] = {
-    baseURL: options.baseURL,
-    // The SDK insists on a key; without one we send none at all (a null header is removed).
-    apiKey: apiKey ?? 'no-key',
-    ...(apiKey === undefined ? { defaultHeaders: { authorization: null } } : {}),
+    baseURL: auth.baseURL,
+    apiKey: auth.apiKey ?? 'no-key',
+    defaultHeaders: auth.headers,
     organization: null,
     project: null,
     maxRetries: 0,
     // Our deadline (the attempt's own timer) fires first; this only keeps the SDK's 10-minute default out of the way.
     timeout: timeoutMs + 1_000,
+    fetch: errorBodyFetch(),
   };
-  // The SDK (about 500 modules) loads on the first request, so that importing actorgym or building
-  // a replay client does not pay for it.
   let sdk: Promise<OpenAI> | undefined;
   let pool: ConnectionPool | undefined;
-  const loadSdk = () => (sdk ??= import('openai').then(({ default: Sdk }) => {
+  const load = () => (sdk ??= import('openai').then(({ default: Sdk }) => {
     pool = openConnectionPool();
     return new Sdk({ ...sdkOptions, fetchOptions: pool.fetchOptions as NonNullable<typeof sdkOptions>['fetchOptions'] });
   }));
-  const limit = new ConcurrencyLimit(concurrency);
-  const endpoint = publicEndpoint(options.baseURL);
-  const closing = new AbortController();
-  const cancelled = (key: CallKey, tries: number) => new LlmError('LLM_CANCELLED', `the client was closed (${endpoint})`, key, tries);
+  return { load, pool: () => pool };
+}
 
-  async function call<R extends Accounted>(
-    attempt: (openai: OpenAI, timeoutMs: number, closing: AbortSignal) => Promise<Outcome<R>>,
-    key: CallKey,
-    settled?: (result: { reply: R & { retries: number } } | { error: LlmError }) => void,
-  ): Promise<R & { retries: number }> {
+interface RetryLoopOptions {
+  readonly retries: number;
+  readonly timeoutMs: number;
+  readonly backoff: BackoffOptions;
+  readonly sleep: (ms: number) => Promise<void>;
+  readonly auth: EndpointAuth;
+  readonly meter: UsageMeter;
+  readonly limit: ConcurrencyLimit;
+  readonly loadSdk: () => Promise<OpenAI>;
+}
+
+type Attempt<R> = (openai: OpenAI, timeoutMs: number, closing: AbortSignal) => Promise<Outcome<R>>;
+type Settled<R> = (result: { reply: R & { retries: number } } | { error: LlmError }) => void;
+
+/** The retry loop with its run-wide state: the close signal, and whether the endpoint ever answered. */
+class RetryLoop {
+  readonly #closing = new AbortController();
+  /** Attempts that got an answer (any HTTP status): a call that saw this number unchanged through its retries reached nothing. */
+  #answered = 0;
+  #unreachable: string | undefined;
+
+  constructor(readonly options: RetryLoopOptions) {}
+
+  async call<R extends Accounted>(attempt: Attempt<R>, key: CallKey, settled?: Settled<R>): Promise<R & { retries: number }> {
+    const { limit, meter, retries, loadSdk, timeoutMs } = this.options;
+    const answeredBefore = this.#answered;
     for (let tries = 0; ; tries += 1) {
+      if (this.#unreachable !== undefined) throw this.#fail(key, 'LLM_UNREACHABLE', this.#unreachable, tries, settled);
       const release = await limit.acquire();
-      if (closing.signal.aborted) {
+      if (this.#closing.signal.aborted) {
         release();
-        throw cancelled(key, tries);
+        throw this.#cancelled(key, tries);
       }
       meter.attemptStarted();
       let outcome: Outcome<R>;
       try {
-        outcome = await attempt(await loadSdk(), timeoutMs, closing.signal);
+        outcome = await attempt(await loadSdk(), timeoutMs, this.#closing.signal);
       } finally {
         meter.attemptEnded();
         release();
       }
       // Whatever the aborted attempt made of it (a failure, or a stream cut short), it was a cancel.
-      if (closing.signal.aborted) throw cancelled(key, tries);
+      if (this.#closing.signal.aborted) throw this.#cancelled(key, tries);
+      if (outcome.ok || outcome.failure.unreached !== true) this.#answered += 1;
       if (outcome.ok) {
         const reply = { ...outcome.reply, retries: tries };
         meter.succeeded({ ...reply, content: '' });
@@ -121,23 +163,39 @@ export function createEndpointCaller(options: EndpointCallerOptions, meter: Usag
         return reply;
       }
       const failure = outcome.failure;
-      if (!failure.retryable || tries >= retries) {
-        const detail = redact(failure.retryable ? `${failure.detail} (after ${tries + 1} attempt${tries === 0 ? '' : 's'} at ${endpoint})` : `${failure.detail} (${endpoint})`, apiKey);
-        const error = new LlmError(failure.code, detail, key, tries);
-        meter.failed(tries);
-        settled?.({ error });
-        throw error;
-      }
+      if (!failure.retryable || tries >= retries) throw this.#final(key, failure, tries, answeredBefore, settled);
       // The slot is free while we wait: a backing-off call does not block other episodes.
-      await untilClosed(sleep(backoffDelay(tries, backoff, failure.retryAfterMs)), closing.signal);
-      if (closing.signal.aborted) throw cancelled(key, tries);
+      await untilClosed(this.options.sleep(backoffDelay(tries, this.options.backoff, failure.retryAfterMs)), this.#closing.signal);
+      if (this.#closing.signal.aborted) throw this.#cancelled(key, tries);
     }
   }
-  async function close(): Promise<void> {
-    closing.abort();
-    await pool?.destroy();
+
+  close(): void {
+    this.#closing.abort();
   }
-  return { call, timeoutMs, close };
+
+  /** The error a call ends with when its retries run out or its failure is not retried. */
+  #final<R>(key: CallKey, failure: AttemptFailure, tries: number, answeredBefore: number, settled: Settled<R> | undefined): LlmError {
+    const { endpoint } = this.options.auth;
+    const attempts = `after ${tries + 1} attempt${tries === 0 ? '' : 's'} at ${endpoint}`;
+    if (failure.unreached === true && this.#answered === answeredBefore) {
+      // Nothing answered any call while this one tried: the endpoint is down, not busy.
+      this.#unreachable ??= `${failure.detail} (${attempts}, and no call got an answer meanwhile)`;
+      return this.#fail(key, 'LLM_UNREACHABLE', this.#unreachable, tries, settled);
+    }
+    return this.#fail(key, failure.code, failure.retryable ? `${failure.detail} (${attempts})` : `${failure.detail} (${endpoint})`, tries, settled);
+  }
+
+  #fail<R>(key: CallKey, code: LlmError['code'], detail: string, tries: number, settled: Settled<R> | undefined): LlmError {
+    const error = new LlmError(code, redact(detail, ...this.options.auth.secrets), key, tries);
+    this.options.meter.failed(tries);
+    settled?.({ error });
+    return error;
+  }
+
+  #cancelled(key: CallKey, tries: number): LlmError {
+    return new LlmError('LLM_CANCELLED', `the client was closed (${this.options.auth.endpoint})`, key, tries);
+  }
 }
 
 /** `wait`, or less when `signal` aborts first. */
@@ -156,17 +214,4 @@ function untilClosed(wait: Promise<void>, signal: AbortSignal): Promise<void> {
 function checkedInt(name: string, value: number, min: number): number {
   if (!Number.isInteger(value) || value < min) throw new RangeError(`${name} must be an integer ≥ ${min}, got ${value}`);
   return value;
-}
-
-/** The base URL without user info, for error messages. */
-function publicEndpoint(baseURL: string): string {
-  try {
-    const url = new URL(baseURL);
-    url.username = '';
-    url.password = '';
-    url.search = '';
-    return url.toString();
-  } catch {
-    return baseURL;
-  }
 }

@@ -23,6 +23,17 @@ export interface HistoryOptions {
   readonly maxContextTokens?: number;
   /** Token estimate of a text; default ceil(chars / 4). The estimate of a conversation is the sum over its messages' contents. */
   readonly countTokens?: (text: string) => number;
+  /** Drop at least this many of the oldest exchanges (never the newest user turn): what a context-length rejection taught the policy. */
+  readonly dropOldest?: number;
+}
+
+/** Exchanges after the head that may be dropped (all but the one holding the newest user turn and what follows it). */
+export function droppableExchanges(messages: readonly ChatMessage[]): number {
+  const firstUser = messages.findIndex((m) => m.role === 'user');
+  if (firstUser < 0) return 0;
+  const exchanges = splitExchanges(messages.slice(firstUser + 1));
+  const lastUser = exchanges.findLastIndex((e) => e.some((m) => m.role === 'user'));
+  return lastUser < 0 ? exchanges.length : lastUser;
 }
 
 export const estimateTokens = (text: string): number => Math.ceil(text.length / 4);
@@ -38,6 +49,7 @@ export function trimHistory(messages: readonly ChatMessage[], options: HistoryOp
 
   const { historyTurns, maxContextTokens } = options;
   let start = historyTurns === undefined ? 0 : Math.min(keepFrom, Math.max(0, exchanges.length - Math.floor(historyTurns)));
+  start = Math.max(start, Math.min(keepFrom, options.dropOldest ?? 0));
 
   if (maxContextTokens !== undefined) {
     const count = options.countTokens ?? estimateTokens;

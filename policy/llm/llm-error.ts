@@ -10,6 +10,13 @@ export type LlmErrorCode =
   | 'LLM_BAD_RESPONSE'
   /** A 4xx other than 408/429 (bad request, bad key, unknown model): not retried. */
   | 'LLM_REJECTED'
+  /**
+   * The endpoint said the prompt plus `max_tokens` does not fit the model's context (context-length.ts):
+   * not retried as such; the policy tries once more with a trimmed history, then ends the episode `truncated`.
+   */
+  | 'LLM_CONTEXT_LENGTH'
+  /** No attempt reached the endpoint (refused, DNS, reset before any answer) through a whole call's retries while no other call got an answer: the run stops. */
+  | 'LLM_UNREACHABLE'
   /** Replay: the request differs from the recorded one (hash mismatch). */
   | 'LLM_REPLAY_MISMATCH'
   /** Replay: the recording has no entry for this episode and turn. */
@@ -22,6 +29,8 @@ export const LLM_ERROR_CODES: readonly LlmErrorCode[] = [
   'LLM_TIMEOUT',
   'LLM_BAD_RESPONSE',
   'LLM_REJECTED',
+  'LLM_CONTEXT_LENGTH',
+  'LLM_UNREACHABLE',
   'LLM_REPLAY_MISMATCH',
   'LLM_REPLAY_MISSING',
   'LLM_CANCELLED',
@@ -55,8 +64,13 @@ export class LlmError extends Error {
   }
 }
 
-/** `text` with every occurrence of `secret` replaced, for messages that may echo a request. */
-export function redact(text: string, secret: string | undefined): string {
-  if (secret === undefined || secret === '') return text;
-  return text.split(secret).join('[redacted]');
+/** `text` with every occurrence of each secret replaced, for messages that may echo a request. */
+export function redact(text: string, ...secrets: readonly (string | undefined)[]): string {
+  let out = text;
+  // Longest first, so that `user:pass` goes whole before `pass` alone.
+  for (const secret of [...secrets].sort((a, b) => (b?.length ?? 0) - (a?.length ?? 0))) {
+    if (secret === undefined || secret === '') continue;
+    out = out.split(secret).join('[redacted]');
+  }
+  return out;
 }

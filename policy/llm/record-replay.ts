@@ -21,6 +21,8 @@ import { LLM_ERROR_CODES, LlmError, type LlmErrorCode } from './llm-error.ts';
 export interface RecordEntry {
   readonly episodeId: string;
   readonly turn: number;
+  /** The turn's retry after a context-length rejection (CallKey.trimmed). */
+  readonly trimmed?: true;
   readonly hash: string;
   readonly request: ChatRequest;
   readonly reply?: ChatReply;
@@ -56,7 +58,7 @@ export function recordEntry(
     ...(request.maxTokens !== undefined ? { maxTokens: request.maxTokens } : {}),
     ...(request.seed !== undefined ? { seed: request.seed } : {}),
   };
-  const base = { episodeId: key.episodeId, turn: key.turn, hash: requestHash(clean), request: clean };
+  const base = { episodeId: key.episodeId, turn: key.turn, ...(key.trimmed === true ? { trimmed: true as const } : {}), hash: requestHash(clean), request: clean };
   if ('reply' in result) {
     const { content, promptTokens, completionTokens, latencyMs, retries } = result.reply;
     return { ...base, reply: { content, promptTokens, completionTokens, latencyMs, retries } };
@@ -118,6 +120,7 @@ const messageSchema = z.object({ role: z.enum(['system', 'user', 'assistant']), 
 const entrySchema = z.object({
   episodeId: z.string(),
   turn: z.number().int().nonnegative(),
+  trimmed: z.literal(true).optional(),
   hash: z.string(),
   request: z.object({
     model: z.string(),
@@ -146,6 +149,7 @@ function toEntry(parsed: ParsedEntry): RecordEntry | undefined {
   const base = {
     episodeId: parsed.episodeId,
     turn: parsed.turn,
+    ...(parsed.trimmed === true ? { trimmed: true as const } : {}),
     hash: parsed.hash,
     request: {
       model: request.model,
@@ -218,6 +222,6 @@ function parseLine(line: string): RecordEntry | undefined {
   return parsed.success ? toEntry(parsed.data) : undefined;
 }
 
-function keyOf(key: CallKey): string {
-  return `${key.turn}\u0000${key.episodeId}`;
+function keyOf(key: Pick<CallKey, 'episodeId' | 'turn' | 'trimmed'>): string {
+  return `${key.turn}\u0000${key.episodeId}${key.trimmed === true ? '\u0000trimmed' : ''}`;
 }

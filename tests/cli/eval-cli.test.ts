@@ -44,28 +44,39 @@ describe('actorgym eval', () => {
 
   it('leaves aborted pairs missing (exit 1, never failures), and a re-run finishes them with the LLM tokens counted', async () => {
     const out = path.join(dir, 'babyai-llm');
-    const down = await startFaultServer({ fallback: { kind: 'status', status: 500 } });
-    const up = await startFaultServer({ content: () => 'Thought: the ball is ahead.\nAction: move forward', latencyMs: 0 });
+    // One endpoint, down (500) for the first session and up for the second: a resumed evaluation
+    // must keep its base URL (issue 39).
+    let down = true;
+    let failedRequests = 0;
+    const server = await startFaultServer({
+      content: () => 'Thought: the ball is ahead.\nAction: move forward',
+      script: () => {
+        if (!down) return { kind: 'ok' };
+        failedRequests += 1;
+        return { kind: 'status', status: 500 };
+      },
+    });
     try {
       const args = (baseURL: string) => ['eval', '--agent', 'openai:m', '--env', 'babyai', '--samples', '2', '--tasks', '2', '--horizon', '3',
         '--base-url', baseURL, '--api-key', 'k', '--llm-retries', '0', '--max-retries', '0', '--out', out, '--json'];
-      const failed = await runCli(args(down.baseURL));
+      const failed = await runCli(args(server.baseURL));
       expect(failed.code).toBe(1);
       expect(failed.stderr).toMatch(/warning: 4 \(task, sample\) pairs have no result \(4 aborted by infrastructure\)/);
       expect(JSON.parse(failed.stdout)).toMatchObject({ complete: false, missing: 4, outcomes: { success: 0, failure: 0, truncated: 0, aborted: 4 } });
 
-      const resumed = await runCli(args(up.baseURL));
+      down = false;
+      const resumed = await runCli(args(server.baseURL));
       expect(resumed.code, resumed.stderr).toBe(0);
       const results = JSON.parse(resumed.stdout);
       expect(results).toMatchObject({ agent: 'openai:m', complete: true, missing: 0, outcomes: { aborted: 0 } });
       // Both sessions' calls: the first one's failed, the second one's answered.
-      expect(results.tokens).toMatchObject({ calls: down.chatRequests + up.chatRequests, failedCalls: down.chatRequests, promptTokens: expect.any(Number), completionTokens: expect.any(Number) });
+      expect(results.tokens).toMatchObject({ calls: server.chatRequests, failedCalls: failedRequests, promptTokens: expect.any(Number), completionTokens: expect.any(Number) });
       const records = readFileSync(path.join(out, 'episodes.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line));
       expect(records.filter((r) => r.outcome === 'aborted')).toHaveLength(4); // the first session's, kept for the record
       const turn = records.find((r) => r.outcome !== 'aborted').trajectory[0];
       expect(turn).toMatchObject({ action: 'move forward', usage: { reply: expect.stringMatching(/^Thought:/) } });
     } finally {
-      await Promise.all([down.close(), up.close()]);
+      await server.close();
     }
   }, 120_000);
 

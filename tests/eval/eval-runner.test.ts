@@ -79,7 +79,10 @@ describe('runEvaluation', () => {
     });
     expect(cut.results.complete).toBe(false);
     expect(cut.results.missing).toBeGreaterThan(0);
-    expect(cut.results.outcomes.aborted).toBeGreaterThan(0); // the cancelled ones, reported as such
+    // Issue 39: the stopped episodes are cancelled, not aborted by infrastructure.
+    expect(cut.results.outcomes.cancelled).toBeGreaterThan(0);
+    expect(cut.results.outcomes.aborted).toBe(0);
+    expect(cut.results.cancelledAttempts).toBe(cut.results.outcomes.cancelled);
     expect(lines(stopped).some((r) => r.outcome === 'aborted' && r.abortReason === 'cancelled')).toBe(true);
     await runEvaluation({ ...base, out: stopped });
     expect(resultsOf(stopped)).toEqual(resultsOf(whole));

@@ -139,8 +139,13 @@ describe('chat client, transport failures', () => {
     const port = await closedPort();
     const { client: chat, waits } = client(`http://127.0.0.1:${port}/v1`, { retries: 3 });
     const error = await failure(chat.complete(request, key));
-    expect(error.code).toBe('LLM_UNAVAILABLE');
+    // Issue 39: nothing ever answered, so the endpoint is down (fatal), not busy.
+    expect(error.code).toBe('LLM_UNREACHABLE');
     expect(error.message).toMatch(/cannot reach the endpoint.*ECONNREFUSED/);
+    expect(waits).toHaveLength(3);
+    // Every later call fails at once, without trying.
+    const again = await failure(chat.complete(request, { episodeId: 'e1', turn: 0 }));
+    expect(again.code).toBe('LLM_UNREACHABLE');
     expect(waits).toHaveLength(3);
   });
 
