@@ -15,9 +15,11 @@ export interface EvalConfig {
   readonly tasks: number;
   readonly seed: number;
   readonly horizon: number;
+  /** How the tasks were chosen when not the split's first `tasks` in order: `stratified`, `shuffled` or both (envs/pick-tasks.ts). */
+  readonly order?: string;
 }
 
-const FIELDS = ['env', 'split', 'agent', 'n', 'tasks', 'seed', 'horizon'] as const satisfies readonly (keyof EvalConfig)[];
+const FIELDS = ['env', 'split', 'agent', 'n', 'tasks', 'seed', 'horizon', 'order'] as const satisfies readonly (keyof EvalConfig)[];
 
 /** The fields that differ, as `name: stored → wanted`; empty when the two agree. */
 export function configDifferences(stored: Readonly<Record<string, unknown>>, wanted: EvalConfig): string[] {

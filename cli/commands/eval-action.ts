@@ -49,6 +49,8 @@ export async function runEval(options: EvalOptions): Promise<void> {
         split: options.split,
         samples: options.samples,
         ...(options.tasks !== undefined ? { tasks: options.tasks } : {}),
+        pick: options.pick,
+        ...(options.shuffle ? { shuffle: true } : {}),
         out,
         seed: options.seed,
         concurrency: options.concurrency,
