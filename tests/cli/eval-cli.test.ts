@@ -35,7 +35,7 @@ describe('actorgym eval', () => {
 
     const human = await runCli(args.slice(0, -1));
     expect(human.code, human.stderr).toBe(0);
-    expect(human.stdout).toMatch(/Agent\s+Metric\s+GoTo\s+Overall/);
+    expect(human.stdout).toMatch(/Agent\s+Metric\s+GoTo\s+Pickup\s+ActionObjDoor\s+FindObjS7\s+OneRoomS20\s+SynthLoc\s+Overall/);
     expect(human.stdout).toMatch(/random\s+Avg@2/);
 
     const mixed = await runCli(['eval', '--agent', 'random', '--env', 'babyai', '--samples', '3', '--tasks', '6', '--horizon', '5', '--out', out]);

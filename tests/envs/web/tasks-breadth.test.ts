@@ -60,6 +60,7 @@ describe('the harder templates', () => {
       expect(task.plan.some((s) => 'goto' in s && s.site === other), `${task.id} visits ${other}`).toBe(true);
       const filled = objectiveText(task.objective, { shop: 'http://127.0.0.1:1', forum: 'http://127.0.0.1:2' });
       expect(filled, task.id).not.toMatch(/__[A-Z]+__/);
+      expect(filled, task.id).toContain(other === 'shop' ? 'the shop at http://127.0.0.1:1' : 'the forum at http://127.0.0.1:2');
     }
   });
 
