@@ -72,6 +72,7 @@ export async function collectDemos(options: CollectDemosOptions): Promise<Collec
   const samples = options.samples ?? 1;
   if (!(Number.isInteger(samples) && samples >= 1)) throw new Error(`samples must be a positive integer, got ${samples}`);
   const all = env.tasks(split);
+  if (all.length === 0) throw new Error(`env "${env.spec.id}" has no ${split} tasks`);
   const count = options.episodes ?? all.length;
   if (!(Number.isInteger(count) && count >= 1)) throw new Error(`episodes must be a positive integer, got ${count}`);
   if (count > all.length) throw new Error(`the ${split} split of ${env.spec.id} has ${all.length} tasks; --episodes ${count} would repeat tasks (use --samples for more episodes per task)`);
