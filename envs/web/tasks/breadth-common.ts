@@ -27,3 +27,18 @@ export function onSite(site: SiteName, steps: readonly WebPlanStep[]): WebPlanSt
 
 /** WebArena's placeholder for a site's base URL in an objective, filled in by the env (objective-text.ts). */
 export const SITE_PLACEHOLDERS: Readonly<Record<SiteName, string>> = { shop: '__SHOP__', forum: '__FORUM__' };
+
+/**
+ * From anywhere to a product's page through the shop's search URL (`/search?q=…`, what the search
+ * box opens): two actions, no typing, so a long multi-site plan stays inside the horizon.
+ */
+export function toProductBySearchUrl(name: string, site: SiteName): WebPlanStep[] {
+  return [{ goto: `/search?q=${encodeURIComponent(name)}`, site }, { clickLink: name }];
+}
+
+/** From anywhere on the forum to a post: its sub-forum sorted by New, the right page, the title. */
+export function toPostByUrl(post: { readonly forum: string; readonly title: string; readonly newPage: number }): WebPlanStep[] {
+  const steps: WebPlanStep[] = [{ goto: `/f/${post.forum}?sort=new` }];
+  for (let page = 1; page < post.newPage; page++) steps.push({ clickLink: 'Next page' });
+  return [...steps, { clickLink: post.title }];
+}

@@ -7,7 +7,7 @@
 import type { Split } from '../../contract.ts';
 import { money } from '../sites/format.ts';
 import type { SiteName } from '../site-urls.ts';
-import { drawForTemplate, onSite, SITE_PLACEHOLDERS } from './breadth-common.ts';
+import { drawForTemplate, onSite, SITE_PLACEHOLDERS, toPostByUrl, toProductBySearchUrl } from './breadth-common.ts';
 import { forumEntities, forumSeededMax, toPost, uniquelyTitled, type ForumPost } from './forum-entities.ts';
 import { draw, pools, type EntitySplit } from './seeded.ts';
 import { shopEntities, toProduct, type ShopProduct } from './shop-entities.ts';
@@ -85,7 +85,7 @@ function heldOutTemplates(): WebTask[] {
       objective: `Find the SKU of "${p.name}" in the shop at ${SHOP}, and comment that SKU, and nothing else, on the post "${q.title}" in f/${q.forum}.`,
       startPath: '/',
       evaluator: { type: 'db', check: 'comment', afterCommentId: seeded.comment, postId: q.id, body: p.sku },
-      plan: [{ goto: '/', site: 'shop' }, ...toProduct(p), ...toPost(q), { fill: { label: 'Write a comment', value: p.sku } }, { clickButton: 'Post comment' }, { stop: '' }],
+      plan: [...toProductBySearchUrl(p.name, 'shop'), ...toPostByUrl(q), { fill: { label: 'Write a comment', value: p.sku } }, { clickButton: 'Post comment' }, { stop: '' }],
     }));
   });
 
@@ -97,7 +97,7 @@ function heldOutTemplates(): WebTask[] {
       objective: `How many units of "${p.name}" are left in stock in the shop at ${SHOP}, plus the number of posts the user ${u.username} has submitted on this forum? Answer with the total.`,
       startPath: '/',
       evaluator: { type: 'number', expected: total, tolerance: 0 },
-      plan: [{ goto: `/user/${u.username}` }, ...onSite('shop', [{ goto: '/' }, ...toProduct(p)]), { stop: String(total) }],
+      plan: [{ goto: `/user/${u.username}` }, ...toProductBySearchUrl(p.name, 'shop'), { stop: String(total) }],
     }));
   });
   return tasks;

@@ -8,9 +8,9 @@ import type { Split } from '../../contract.ts';
 import { FORUMS, NAME_LEFT, NAME_RIGHT } from '../sites/forum/words.ts';
 import { orderNumber } from '../sites/shop/schema.ts';
 import { ADJECTIVES, CATEGORIES, COLOURS } from '../sites/shop/words.ts';
-import { drawForTemplate, INFEASIBLE_ANSWER, INFEASIBLE_EVALUATOR, SITE_PLACEHOLDERS } from './breadth-common.ts';
+import { drawForTemplate, INFEASIBLE_ANSWER, INFEASIBLE_EVALUATOR, SITE_PLACEHOLDERS, toPostByUrl } from './breadth-common.ts';
 import { crossSiteTask } from './cross-site.ts';
-import { forumEntities, toPost, uniquelyTitled } from './forum-entities.ts';
+import { forumEntities, uniquelyTitled } from './forum-entities.ts';
 import { draw, heldOut, pools } from './seeded.ts';
 import { shopEntities } from './shop-entities.ts';
 import { makeTask, type WebPlanStep, type WebTask } from './task.ts';
@@ -95,7 +95,7 @@ function heldOutTemplates(): WebTask[] {
       objective: `How many customer reviews does "${name}" have in the shop at ${SITE_PLACEHOLDERS.shop}, plus the comments on the post "${q.title}" in f/${q.forum}? Answer with the total.`,
       startPath: '/',
       evaluator: INFEASIBLE_EVALUATOR,
-      plan: [...toPost(q), { goto: '/', site: 'shop' }, { fill: { label: 'Search products', value: name } }, { clickButton: 'Search' }, stopNA],
+      plan: [...toPostByUrl(q), { goto: `/search?q=${encodeURIComponent(name)}`, site: 'shop' }, stopNA],
     }));
   });
   return tasks;
