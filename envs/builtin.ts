@@ -4,10 +4,12 @@ import { sciworldDefinition } from './sciworld/index.ts';
 import { searchDefinition } from './search/index.ts';
 import { textcraftDefinition } from './textcraft/index.ts';
 import { webDefinition } from './web/index.ts';
-import { registerEnv } from './registry.ts';
+import { webArenaFamilyDefinition, WEBARENA_FAMILY } from './web/webarena/index.ts';
+import { registerEnv, registerEnvFamily } from './registry.ts';
 
 registerEnv(babyaiDefinition);
 registerEnv(sciworldDefinition);
 registerEnv(textcraftDefinition);
 registerEnv(searchDefinition);
 registerEnv(webDefinition);
+registerEnvFamily(WEBARENA_FAMILY, webArenaFamilyDefinition);

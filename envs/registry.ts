@@ -1,6 +1,9 @@
 import { EnvError, type EnvDefinition } from './contract.ts';
 
 const definitions = new Map<string, EnvDefinition>();
+/** Families whose envs take an argument (`webarena:DIR`): prefix → maker, and what each id made. */
+const families = new Map<string, (argument: string) => EnvDefinition>();
+const madeByFamily = new Map<string, EnvDefinition>();
 
 /** Adds an env family to the registry; ids are unique. */
 export function registerEnv(definition: EnvDefinition): void {
@@ -10,6 +13,15 @@ export function registerEnv(definition: EnvDefinition): void {
   definitions.set(definition.spec.id, definition);
 }
 
+/**
+ * Adds a family of envs named `prefix:ARGUMENT` (`webarena:path/to/configs`): `getEnv` makes the
+ * definition on first use and returns the same one after.
+ */
+export function registerEnvFamily(prefix: string, make: (argument: string) => EnvDefinition): void {
+  if (families.has(prefix) || prefix.includes(':')) throw new Error(`env family "${prefix}" is already registered or has a ':'`);
+  families.set(prefix, make);
+}
+
 /** Every registered env family, in registration order (`actorgym envs` lists them). */
 export function listEnvs(): readonly EnvDefinition[] {
   return [...definitions.values()];
@@ -17,11 +29,22 @@ export function listEnvs(): readonly EnvDefinition[] {
 
 /** Looks an env up by id; an unknown id is an `ENV_UNKNOWN` error naming the known ones. */
 export function getEnv(id: string): EnvDefinition {
-  const definition = definitions.get(id);
+  const definition = definitions.get(id) ?? fromFamily(id);
   if (!definition) {
-    const known = [...definitions.keys()].join(', ') || '(none)';
+    const known = [...definitions.keys(), ...[...families.keys()].map((prefix) => `${prefix}:ARG`)].join(', ') || '(none)';
     throw new EnvError('ENV_UNKNOWN', `unknown env "${id}"; known envs: ${known}`);
   }
+  return definition;
+}
+
+function fromFamily(id: string): EnvDefinition | undefined {
+  const made = madeByFamily.get(id);
+  if (made) return made;
+  const colon = id.indexOf(':');
+  const family = families.get(colon < 0 ? id : id.slice(0, colon));
+  if (!family) return undefined;
+  const definition = family(colon < 0 ? '' : id.slice(colon + 1));
+  madeByFamily.set(id, definition);
   return definition;
 }
 

@@ -17,9 +17,11 @@ export interface EvalConfig {
   readonly horizon: number;
   /** How the tasks were chosen when not the split's first `tasks` in order: `stratified`, `shuffled` or both (envs/pick-tasks.ts). */
   readonly order?: string;
+  /** The LLM judge of free-text answers (`openai:MODEL`), when one graded them (web env `--judge`). */
+  readonly judge?: string;
 }
 
-const FIELDS = ['env', 'split', 'agent', 'n', 'tasks', 'seed', 'horizon', 'order'] as const satisfies readonly (keyof EvalConfig)[];
+const FIELDS = ['env', 'split', 'agent', 'n', 'tasks', 'seed', 'horizon', 'order', 'judge'] as const satisfies readonly (keyof EvalConfig)[];
 
 /** The fields that differ, as `name: stored → wanted`; empty when the two agree. */
 export function configDifferences(stored: Readonly<Record<string, unknown>>, wanted: EvalConfig): string[] {

@@ -48,6 +48,7 @@ export function evalPlan(options: RunEvaluationOptions): EvalPlan {
     seed: options.seed ?? 0,
     horizon: options.horizon ?? env.spec.defaultHorizon,
     ...(order ? { order } : {}),
+    ...(options.judge !== undefined ? { judge: options.judge } : {}),
   };
   return { config, split, splitTasks, taskIds };
 }

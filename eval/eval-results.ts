@@ -43,6 +43,8 @@ export interface EvalResults {
   readonly wallSeconds: number;
   readonly seed: number;
   readonly horizon: number;
+  /** The LLM judge of free-text answers, when the env had one. */
+  readonly judge?: string;
 }
 
 export interface ResultsInput {
@@ -105,5 +107,6 @@ export function buildResults(input: ResultsInput): EvalResults {
     wallSeconds: input.wallSeconds,
     seed: config.seed,
     horizon: config.horizon,
+    ...(config.judge !== undefined ? { judge: config.judge } : {}),
   };
 }

@@ -76,6 +76,8 @@ export interface RunEvaluationOptions {
    * (screenshot-tap.ts). Default false.
    */
   readonly screenshots?: boolean;
+  /** The LLM judge the env grades free-text answers with (`openai:MODEL`), recorded in config.json and results.json. */
+  readonly judge?: string;
   readonly clock?: RunClock;
 }
 

@@ -12,6 +12,7 @@ import { showRunProgress } from '../progress.ts';
 import { resolveCommandEnv } from '../remote-options.ts';
 import { defaultEvalDir, type EvalOptions } from './eval.ts';
 import { screenshotEnv } from './eval-screenshots.ts';
+import { judgedWebEnv } from '../judge-option.ts';
 
 export async function runEval(options: EvalOptions): Promise<void> {
   if (options.agent !== undefined && options.checkpoint !== undefined) throw new Error('give --agent or --checkpoint, not both');
@@ -29,7 +30,8 @@ export async function runEval(options: EvalOptions): Promise<void> {
     if (envId === undefined) throw new Error('give --env');
     if (agent.backend !== undefined) process.stderr.write(`backend: ${agent.backend} · agent ${agent.name}\n`);
     const token = options.token ?? process.env.ACTORGYM_TOKEN;
-    const env = options.screenshots ? await screenshotEnv(envId, options.remote) : await resolveCommandEnv(envId, options, token, options.envTimeout);
+    const judged = options.judge !== undefined ? await judgedWebEnv(envId, options) : undefined;
+    const env = judged?.env ?? (options.screenshots ? await screenshotEnv(envId, options.remote) : await resolveCommandEnv(envId, options, token, options.envTimeout));
     const splitSize = env.tasks(options.split).length;
     if (options.tasks !== undefined && options.tasks > splitSize) {
       await closeRemote(env);
@@ -61,6 +63,7 @@ export async function runEval(options: EvalOptions): Promise<void> {
         ...(agent.agentTimeoutMs !== undefined ? { agentTimeoutMs: agent.agentTimeoutMs } : {}),
         signal: interrupt.signal,
         ...(options.screenshots ? { screenshots: true } : {}),
+        ...(judged ? { judge: judged.name } : {}),
         ...(agent.usage ? { usage: agent.usage } : {}),
         onStart: ({ events, episodes, done, total }) => {
           if (done > 0) process.stderr.write(`resuming ${out}: ${done} of ${total} (task, sample) pairs done, running ${episodes}\n`);
@@ -92,6 +95,7 @@ export async function runEval(options: EvalOptions): Promise<void> {
     } finally {
       progress?.unsubscribe();
       sigint.dispose();
+      await judged?.close();
       await closeRemote(env);
     }
   } finally {

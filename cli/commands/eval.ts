@@ -9,11 +9,12 @@ import { BACKEND_PREFERENCES, type BackendPreference } from '../../policy/backen
 import { agentHelpText, agentOptionDescription, parseAgentSpec } from '../agent-spec.ts';
 import { addMaxAbortedOption } from '../max-aborted.ts';
 import { addRemoteOptions, type RemoteFlags } from '../remote-options.ts';
+import { addJudgeOption, type JudgeFlags } from '../judge-option.ts';
 import { addHfAgentOptions, addLlmOptions, type HfAgentFlags, type LlmFlags } from '../llm-options.ts';
 import { nonNegativeInt, positiveInt } from '../output.ts';
 import { pickOption, shuffleOption, splitOption } from '../split-option.ts';
 
-export interface EvalOptions extends LlmFlags, HfAgentFlags, RemoteFlags {
+export interface EvalOptions extends LlmFlags, HfAgentFlags, RemoteFlags, JudgeFlags {
   agent?: string;
   checkpoint?: string;
   env?: string;
@@ -67,6 +68,7 @@ Ctrl-C stops the evaluation: no new episodes start, running ones end without a r
 finished is in episodes.jsonl and results.json, and the command exits 130. Re-running the same
 command continues it. A second Ctrl-C quits at once.\n`);
   addRemoteOptions(command);
+  addJudgeOption(command);
   addMaxAbortedOption(command, '(task, sample) pairs');
   addHfAgentOptions(command);
   addLlmOptions(command).action(async (options: EvalOptions) => (await import('./eval-action.ts')).runEval(options));

@@ -10,6 +10,7 @@ import { enforceMaxAborted, reasonList } from '../max-aborted.ts';
 import { printJson } from '../output.ts';
 import { showRunProgress } from '../progress.ts';
 import { resolveCommandEnv, serverStats } from '../remote-options.ts';
+import { judgedWebEnv } from '../judge-option.ts';
 import { printLlmUsage, printRolloutSummary } from '../summary.ts';
 import type { RolloutOptions } from './rollout.ts';
 import { existsSync, statSync } from 'node:fs';
@@ -70,7 +71,8 @@ export async function runRollout(options: RolloutOptions): Promise<void> {
   if ((options.format === undefined) !== (options.out === undefined)) throw new Error('--format tokens and --out FILE go together: the token records are written to --out');
   if (options.out !== undefined) checkOutDir(options.out);
   const token = options.token ?? process.env.ACTORGYM_TOKEN;
-  const env = await resolveCommandEnv(options.env, options, token, options.envTimeout);
+  const judged = options.judge !== undefined ? await judgedWebEnv(options.env, options) : undefined;
+  const env = judged?.env ?? (await resolveCommandEnv(options.env, options, token, options.envTimeout));
   const tasks = env.tasks(options.split).length;
   let repeatNote: string | undefined;
   try {
@@ -113,9 +115,10 @@ export async function runRollout(options: RolloutOptions): Promise<void> {
   agent.watchFatal?.((error) => system.stop(error.message));
   const interrupt = onInterrupt('stopping: no new episodes; running ones end as aborted', () => system.stop('interrupted (SIGINT)'));
   if (repeatNote !== undefined) process.stderr.write(`${repeatNote}\n`);
-  const summary = await system.run().finally(() => {
+  const summary = await system.run().finally(async () => {
     interrupt.dispose();
     tokens?.stream.close();
+    await judged?.close();
   });
   progress?.unsubscribe();
   await eventServer?.close();
@@ -130,9 +133,10 @@ export async function runRollout(options: RolloutOptions): Promise<void> {
   const repeated = repeatNote !== undefined ? { repeated: { tasks, episodes: summary.slots } } : {};
   const written = tokens !== undefined ? { tokenRecords: { out: tokens.stream.file, written: tokens.stream.written, driftTurns: tokens.stream.driftTurns } } : {};
   if (tokens !== undefined) reportTokenRecords(tokens.stream, options.json === true);
-  if (options.json) printJson({ ...summary, ...repeated, ...written, ...(interrupt.interrupted ? { interrupted: true } : {}), ...(llm ? { llm } : {}), ...(servers ? { servers } : {}) });
+  if (options.json) printJson({ ...summary, ...repeated, ...written, ...(interrupt.interrupted ? { interrupted: true } : {}), ...(llm ? { llm } : {}), ...(servers ? { servers } : {}), ...(judged ? { judge: judged.name } : {}) });
   else {
     printRolloutSummary(summary);
+    if (judged) process.stdout.write(`free-text answers judged by ${judged.name}\n`);
     if (llm) printLlmUsage(llm);
   }
   if (interrupt.interrupted) {

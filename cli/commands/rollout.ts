@@ -10,10 +10,11 @@ import { BACKEND_PREFERENCES, type BackendPreference } from '../../policy/backen
 import { nonNegativeInt, port, positiveInt } from '../output.ts';
 import { addMaxAbortedOption } from '../max-aborted.ts';
 import { addRemoteOptions, type RemoteFlags } from '../remote-options.ts';
+import { addJudgeOption, type JudgeFlags } from '../judge-option.ts';
 import { addEventsPortOptions, type EventsPortFlags } from '../events-port.ts';
 import { pickOption, shuffleOption, splitOption } from '../split-option.ts';
 
-export interface RolloutOptions extends LlmFlags, HfAgentFlags, EventsPortFlags, RemoteFlags {
+export interface RolloutOptions extends LlmFlags, HfAgentFlags, EventsPortFlags, RemoteFlags, JudgeFlags {
   env: string;
   agent: string;
   split: Split;
@@ -63,6 +64,7 @@ export function registerRollout(program: Command): void {
 Ctrl-C stops the run: no new episodes start, running ones end as aborted, the summary of what
 finished is printed and the command exits 130. A second Ctrl-C quits at once.\n`);
   addRemoteOptions(command);
+  addJudgeOption(command);
   addMaxAbortedOption(command);
   addEventsPortOptions(command);
   addHfAgentOptions(command);

@@ -24,7 +24,8 @@ const AGENTGYM_NAMES: Readonly<Record<string, string>> = {
 
 /** The prompt of env `envId` (case-insensitive); an unknown id, or an env without one, gets the generic Thought/Action prompt. */
 export function promptFor(envId: string, options: PromptOptions = {}): PromptTemplate {
-  const lower = envId.toLowerCase();
+  // A family env (`webarena:DIR`) is prompted as its family.
+  const lower = envId.toLowerCase().replace(/:.*$/s, '');
   const id = Object.hasOwn(AGENTGYM_NAMES, lower) ? AGENTGYM_NAMES[lower] : lower;
   const definition = listEnvs().find((d) => d.spec.id.toLowerCase() === id);
   return promptOf(definition ?? {}, options);

@@ -3,4 +3,4 @@ export { leaseSites } from './shared-sites.ts';
 export { openWebSession } from './browser/web-session.ts';
 export { parseWebAction } from './browser/grammar.ts';
 export { formatWebObservation } from './browser/observation.ts';
-export { evaluateWebTask } from './tasks/evaluate.ts';
+export { evaluateWebTask, evaluateWebTaskJudged } from './tasks/evaluate.ts';

@@ -12,6 +12,7 @@ import { EnvError, type Env, type EnvSpec, type ResetOptions, type ResetResult, 
 import type { AxElement } from './browser/ax-tree.ts';
 import type { WebSession } from './browser/web-session.ts';
 import type { SiteLease } from './shared-sites.ts';
+import type { AnswerJudge } from './tasks/judge.ts';
 import type { WebTask } from './tasks/task.ts';
 import { webTask } from './tasks/web-tasks.ts';
 import { objectiveText } from './tasks/objective-text.ts';
@@ -29,6 +30,8 @@ export interface WebEnvOptions {
   readonly navigationTimeoutMs?: number;
   /** Keep a JPEG of the page with every observation, base64 in `info.screenshot` (default false). */
   readonly screenshots?: boolean;
+  /** Grades free-text answers (`fuzzy_match`) with an LLM, as WebArena does; off by default (tasks/judge.ts). */
+  readonly judge?: AnswerJudge;
 }
 
 export interface WebEnvState {
@@ -102,7 +105,7 @@ export class WebEnv implements Env {
     const task = this.current();
     if (this.over) throw new EnvError('ENV_NOT_RESET', 'the episode is over; call reset() first');
     if (typeof action !== 'string') throw new EnvError('PROTOCOL_ERROR', `a web action must be a string, got ${typeof action}`);
-    const { parseWebAction, evaluateWebTask } = await runtime();
+    const { parseWebAction, evaluateWebTaskJudged } = await runtime();
     const session = this.session!;
     this.steps += 1;
     const parsed = parseWebAction(action);
@@ -115,13 +118,13 @@ export class WebEnv implements Env {
     let verdict;
     try {
       const db = sites.local.includes(task.site) ? sites.database(this.instanceId!, task.site) : undefined;
-      verdict = evaluateWebTask(task, { answer: result.answer, finalUrl, db });
+      verdict = await evaluateWebTaskJudged(task, { answer: result.answer, finalUrl, db }, this.options.judge);
     } catch (error) {
       throw new EnvError('ENV_INTERNAL', `web task ${task.id} could not be evaluated: ${errorMessage(error, { withCode: false })}`);
     }
     const success = verdict.reward === 1;
     const observation = `The episode has ended: ${success ? 'the task is complete' : 'the task is not complete'}. ${verdict.reason}`;
-    const info: StepInfo = { url: finalUrl, site: task.site, invalidAction: false, success, reason: verdict.reason };
+    const info: StepInfo = { url: finalUrl, site: task.site, invalidAction: false, success, reason: verdict.reason, ...(verdict.judge !== undefined ? { judge: verdict.judge } : {}) };
     return { observation, reward: verdict.reward, terminated: true, truncated: false, info };
   }
 

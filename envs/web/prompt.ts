@@ -36,7 +36,7 @@ const ACTION_HELP: Readonly<Record<string, string>> = {
   'goto [url]': 'open a URL.',
   go_back: 'go to the previous page.',
   go_forward: 'go to the next page (after a go_back).',
-  'stop [answer]': 'end the task. When the objective asks for information, put the answer in the brackets; when it asks you to open a page or to change something, do that first, then stop with empty brackets; if the task cannot be done, answer N/A. The task is scored only when you stop.',
+  'stop [answer]': 'end the task. When the objective asks for information, put only the answer in the brackets, in the form the objective asks for (a number, a price, a date as YYYY-MM-DD, a name exactly as the page shows it); an answer that lists several candidates is scored wrong. When it asks you to open a page or to change something, do exactly that and nothing else, then stop with empty brackets. If the task cannot be done, answer N/A. The task is scored only when you stop.',
 };
 
 const actionLines = WEB_ACTION_GRAMMAR.map((a) => `- ${a}: ${ACTION_HELP[a] ?? ''}`.trimEnd());
@@ -54,10 +54,10 @@ const EXAMPLES: readonly (readonly [string, string])[] = [
       "\t[352] StaticText '$89.95'",
       "\t[296] button 'Add to Cart'",
       'URL: http://shop.example/product/60',
-      'OBJECTIVE: What is the price of "Oakmere Dish Rack, Navy" in the shop?',
+      'OBJECTIVE: What is the price of "Oakmere Dish Rack, Navy" in the shop? Answer with the price only.',
       'PREVIOUS ACTION: click [213]',
     ].join('\n'),
-    "Let's think step by step. This is the page of the Oakmere Dish Rack, Navy, the product the objective asks about, and its price is $89.95. I have the answer, so I stop with it. " +
+    "Let's think step by step. This is the page of the Oakmere Dish Rack, Navy, the product the objective asks about, and its price is $89.95. I have the answer, so I stop with the price only. " +
       `${WEB_ANSWER_PHRASE} \`\`\`stop [$89.95]\`\`\``,
   ],
   [

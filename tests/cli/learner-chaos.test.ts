@@ -2,11 +2,8 @@
  * Issue 37, part 4: the chaos test. One synchronous `actorgym learner` run whose workers and
  * learner are SIGKILLed again and again while it trains — real processes, real kills:
  *
- * - a worker is killed as it starts an assignment (its "sampling with version" line) and a new
- *   worker process is started in its place; the learner hands the dead one's groups to another;
- * - the learner (checkpointing every step) is killed a random moment after a checkpoint and
- *   started again with `--resume DIR` on the same port; the surviving workers reconnect by
- *   themselves (backoff) and get the resumed version in their welcome.
+ * workers killed as they start an assignment and replaced, the learner killed after a checkpoint
+ * and resumed on the same port (tests/cli/learner-chaos-harness.ts).
  *
  * At the end the run must be the run an uninterrupted `actorgym train` makes with the same
  * options and seed: the same steps 1…N once each in metrics.jsonl, every step on all its groups
@@ -20,15 +17,12 @@
  * The default run is issue 37's: 10 worker kills and 3 learner kills in 30 steps (25 s on an
  * idle 2-core machine, ≈ 55 s at load 5); ACTORGYM_CHAOS_QUICK=1 runs 4 worker kills and 1 learner kill in 24.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { observeRun } from '../../transport/observe-run.ts';
-import type { TrainingEvent } from '../../streams/training-events.ts';
-import { BIN, runCli } from './run-cli.ts';
+import { freePort, killAll, redoneSteps, runChaos, type ChaosSetup } from './learner-chaos-harness.ts';
+import { runCli } from './run-cli.ts';
 
 const FULL = process.env.ACTORGYM_CHAOS_QUICK !== '1';
 /** w = kill a worker, L = kill the learner; one kill per learner step at most. */
@@ -38,173 +32,13 @@ const TASKS = 4;
 const G = 2;
 const TINY = ['--tasks-per-step', String(TASKS), '--group-size', String(G), '--schedule', 'fixed:3', '--d-model', '16', '--heads', '2', '--ff', '32', '--layers', '1', '--context', '96', '--backend', 'wasm'];
 const RUN = ['--steps', String(STEPS), '--seed', '3', '--eval-episodes', '2', '--checkpoint-every', '1', '--json', '--no-dashboard', ...TINY];
+const SETUP: ChaosSetup = { plan: PLAN, steps: STEPS, tasksPerStep: TASKS, run: RUN };
 
 const dir = mkdtempSync(path.join(tmpdir(), 'actorgym-learner-chaos-'));
-const live = new Set<ChildProcess>();
 afterAll(() => {
-  for (const child of live) child.kill('SIGKILL');
+  killAll();
   rmSync(dir, { recursive: true, force: true });
 });
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-/** A CLI process whose stderr lines the test waits on, from a given line onwards. */
-class Proc {
-  readonly child: ChildProcess;
-  readonly lines: string[] = [];
-  stdout = '';
-  readonly exited: Promise<number | null>;
-  #wake: (() => void)[] = [];
-
-  constructor(args: readonly string[]) {
-    this.child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-    live.add(this.child);
-    let partial = '';
-    this.child.stdout!.on('data', (chunk: Buffer) => (this.stdout += chunk.toString()));
-    this.child.stderr!.on('data', (chunk: Buffer) => {
-      const parts = (partial + chunk.toString()).split('\n');
-      partial = parts.pop()!;
-      this.lines.push(...parts);
-      for (const wake of this.#wake.splice(0)) wake();
-    });
-    this.exited = new Promise((resolve) => this.child.on('close', (code) => {
-      live.delete(this.child);
-      for (const wake of this.#wake.splice(0)) wake();
-      resolve(code);
-    }));
-  }
-
-  get running(): boolean {
-    return this.child.exitCode === null && this.child.signalCode === null;
-  }
-
-  /** The first stderr line at index ≥ `from` that matches; undefined when the process ends or `timeoutMs` passes. */
-  async waitLine(pattern: RegExp, from = 0, timeoutMs = 60_000): Promise<{ line: string; at: number } | undefined> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      for (let at = from; at < this.lines.length; at++) if (pattern.test(this.lines[at]!)) return { line: this.lines[at]!, at };
-      if (!this.running || Date.now() > deadline) return undefined;
-      await new Promise<void>((resolve) => {
-        this.#wake.push(resolve);
-        setTimeout(resolve, 250);
-      });
-    }
-  }
-
-  async kill(): Promise<void> {
-    this.child.kill('SIGKILL');
-    await this.exited;
-  }
-}
-
-/** One learner process and what its event stream said of its buffer. */
-interface LearnerLife {
-  readonly proc: Proc;
-  fromStep: number;
-  last?: Extract<TrainingEvent, { type: 'buffer.changed' }>;
-}
-
-async function startLearner(port: number, out: string, resume: boolean): Promise<LearnerLife> {
-  const events = await freePort();
-  const args = resume ? ['--resume', out] : ['--out', out, ...RUN];
-  const proc = new Proc(['learner', '--port', String(port), '--worker-log-json', '--events-port', String(events), '--wait-subscribers', '1', ...(resume ? ['--steps', String(STEPS), '--json', '--no-dashboard', '--backend', 'wasm'] : []), ...args]);
-  const life: LearnerLife = { proc, fromStep: -1 };
-  // The events port comes up before the run starts (it waits for this subscriber); the replay gives the run from its start.
-  await proc.waitLine(/^live events: ws:/, 0, 60_000);
-  const subscribe = (): void => {
-    observeRun(`ws://127.0.0.1:${events}`, { types: ['training.started', 'buffer.changed'] }).subscribe({
-      next: (event) => {
-        if (event.type === 'training.started') life.fromStep = event.fromStep;
-        if (event.type === 'buffer.changed') life.last = event;
-      },
-      error: () => {}, // the learner was killed, or ended: the events before are what counts
-    });
-  };
-  subscribe();
-  const listening = await proc.waitLine(/listening for workers on ws:/, 0, 90_000);
-  expect(listening, `the learner did not start:\n${proc.lines.join('\n')}`).toBeDefined();
-  return life;
-}
-
-const startWorker = (url: string, name: string): Proc => new Proc(['worker', '--learner', url, '--name', name, '--backend', 'wasm']);
-
-/**
- * Steps a killed learner trained that the next one trained again (killed before its checkpoint
- * of them was whole): from each life's last `buffer.changed` (a lower bound, should the last
- * event of a life not have left it before its kill).
- */
-function redoneSteps(lives: readonly LearnerLife[]): number {
-  let redone = 0;
-  for (let i = 0; i + 1 < lives.length; i++) {
-    const through = lives[i]!.fromStep + (lives[i]!.last?.trained ?? 0) / TASKS;
-    redone += Math.max(0, through - lives[i + 1]!.fromStep);
-  }
-  return redone;
-}
-
-/** A worker the learner welcomed (a fresh one still starting holds no work to lose), the longest-lived first. */
-async function connectedWorker(workers: readonly Proc[]): Promise<Proc> {
-  for (let waited = 0; waited < 60_000; waited += 100) {
-    const ready = workers.find((w) => w.running && w.lines.some((l) => l.includes('welcomed as')));
-    if (ready) return ready;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error('no worker was welcomed by the learner within 60 s');
-}
-
-interface ChaosLog {
-  workerKills: number;
-  learnerKills: number;
-  requeued: number;
-  lives: LearnerLife[];
-  /** Every worker process of the run, killed ones included. */
-  workers: Proc[];
-}
-
-async function runChaos(port: number, out: string): Promise<{ log: ChaosLog; final: Proc; workers: Proc[] }> {
-  const url = `ws://127.0.0.1:${port}`;
-  const log: ChaosLog = { workerKills: 0, learnerKills: 0, requeued: 0, lives: [], workers: [] };
-  let learner = await startLearner(port, out, false);
-  log.lives.push(learner);
-  let seq = 0;
-  const workers = [startWorker(url, `w${++seq}`), startWorker(url, `w${++seq}`)];
-  log.workers.push(...workers);
-  for (const kind of PLAN) {
-    // One kill per step at most: wait for the learner to train a step past the last kill.
-    const stepped = await learner.proc.waitLine(/^step \d+\//, learner.proc.lines.length, 60_000);
-    expect(stepped, `the learner stopped stepping before the plan was done (kills so far: ${log.workerKills} of workers, ${log.learnerKills} of the learner)`).toBeDefined();
-    expect(learner.proc.running, 'the run ended before the plan was done: give it more --steps').toBe(true);
-    if (kind === 'w') {
-      const victim = await connectedWorker(workers);
-      const at = workers.indexOf(victim);
-      // Kill it as it starts an assignment: the version it applies comes right before its step's groups.
-      await victim.waitLine(/sampling with version/, victim.lines.length, 5_000);
-      await victim.kill();
-      log.workerKills++;
-      workers[at] = startWorker(url, `w${++seq}`);
-      log.workers.push(workers[at]!);
-    } else {
-      const saved = await learner.proc.waitLine(/^checkpoint \(step \d+\)/, learner.proc.lines.length, 30_000);
-      expect(saved, 'no checkpoint after a step').toBeDefined();
-      await new Promise((resolve) => setTimeout(resolve, Math.floor(Math.random() * 300)));
-      await learner.proc.kill();
-      log.learnerKills++;
-      learner = await startLearner(port, out, true);
-      log.lives.push(learner);
-      await learner.proc.waitLine(/^step \d+\//, 0, 60_000);
-    }
-  }
-  await learner.proc.exited;
-  for (const life of log.lives) log.requeued += life.proc.lines.filter((l) => l.includes('"event":"assignment.requeued"')).length;
-  return { log, final: learner.proc, workers };
-}
 
 const KEYS = ['step', 'horizon', 'policyVersion', 'successRate', 'meanReward', 'meanTurns', 'episodes', 'groups', 'lossPolicy', 'lossKl', 'lossEntropy', 'loss', 'kl', 'entropy', 'clipFraction', 'gradNorm'];
 const metricsOf = (file: string) => readFileSync(file, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Record<string, number>);
@@ -213,8 +47,8 @@ describe(`chaos: ${PLAN.split('w').length - 1} worker kills and ${PLAN.split('L'
   it('every step trained once on whole groups, as one uninterrupted process trains them; no group dropped', async () => {
     const port = await freePort();
     const out = path.join(dir, 'chaos');
-    const { log, final, workers } = await runChaos(port, out);
-    const redone = redoneSteps(log.lives);
+    const { log, final, workers } = await runChaos(SETUP, port, out);
+    const redone = redoneSteps(log.lives, TASKS);
     const code = await final.exited;
     expect(code, final.lines.join('\n')).toBe(0);
     expect(JSON.parse(final.stdout)).toMatchObject({ status: 'done', steps: STEPS });

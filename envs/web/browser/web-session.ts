@@ -35,6 +35,8 @@ export interface WebSessionOptions {
   readonly navigationTimeoutMs?: number;
   /** Default: the process-wide host. */
   readonly host?: BrowserHost;
+  /** A Playwright storage-state file (cookies, local storage) the context starts with: a logged-in user (WebArena's `storage_state`). */
+  readonly storageState?: string;
 }
 
 export interface ActResult {
@@ -99,6 +101,7 @@ export class WebSession implements HostedSession {
       viewport: this.viewport,
       acceptDownloads: false,
       serviceWorkers: 'block',
+      ...(this.options.storageState !== undefined ? { storageState: this.options.storageState } : {}),
     });
     this.context = context;
     await context.addInitScript(LEAVE_MARKER_SCRIPT);
@@ -126,6 +129,15 @@ export class WebSession implements HostedSession {
   /** @internal Called by the host when the browser goes away. */
   markLost(reason: string): void {
     this.lostReason ??= reason;
+  }
+
+  /**
+   * The value of the JS expression `expression` in the current tab (JSON-serialisable values only);
+   * rejects when it throws. For evaluators that read the page after the episode (WebArena's
+   * program_html), never for the agent.
+   */
+  async evaluate(expression: string): Promise<unknown> {
+    return this.guard(() => this.page().evaluate(expression));
   }
 
   /** The current tab as WebArena shows it: tabs, accessibility tree with ids, URL. */

@@ -1,62 +1,110 @@
 /**
- * The state-change evaluators: queries on an instance's site database after an episode. Each
- * looks only at rows the episode could have written (ids above the seeded maximum, or, for
- * votes and the cart, rows the seeded state does not hold), by the logged-in user or customer.
- * Text compares case- and whitespace-insensitively, as the answer evaluators do.
+ * The state-change evaluators: what an episode changed on the task's site (site-effects.ts)
+ * against the one effect the task asks for. Every required field is checked (an order's items,
+ * shipping method and address; a review's rating, summary and text; a post's forum, title and
+ * body), and any effect the task did not ask for fails the check (a second order, an extra
+ * product in the cart, a vote on another post). Text compares as `sameText`: case, spacing,
+ * quotes and a final period do not matter; words do.
  */
-import { CURRENT_USER_ID } from '../sites/forum/schema.ts';
-import { CURRENT_CUSTOMER_ID } from '../sites/shop/schema.ts';
-import type { DbEvaluator, WebOutcome, WebVerdict } from './task.ts';
+import { sameText } from './normalise.ts';
+import { defaultShippingAddress, forumEffects, itemsKey, shopEffects, unaskedEffects, type SiteDb } from './site-effects.ts';
+import type { DbEvaluator, ShippingAddress, WebVerdict } from './task.ts';
 
-type Db = NonNullable<WebOutcome['db']>;
-
-const same = (a: string, b: string) => a.toLowerCase().replace(/\s+/g, ' ').trim() === b.toLowerCase().replace(/\s+/g, ' ').trim();
 const verdict = (ok: boolean, reason: string): WebVerdict => ({ reward: ok ? 1 : 0, reason });
+type Check<C extends DbEvaluator['check']> = Extract<DbEvaluator, { check: C }>;
 
-function order(db: Db, spec: Extract<DbEvaluator, { check: 'order' }>): WebVerdict {
-  const orders = db.all('SELECT id, number, shipping_method FROM orders WHERE id > ? AND customer_id = ? ORDER BY id', spec.afterOrderId, CURRENT_CUSTOMER_ID) as { id: number; number: string; shipping_method: string }[];
-  const want = spec.items.map((i) => `${i.productId}x${i.quantity}`).sort().join(',');
-  const seen: string[] = [];
-  for (const o of orders) {
-    const items = db.all('SELECT product_id, quantity FROM order_items WHERE order_id = ?', o.id) as { product_id: number; quantity: number }[];
-    const got = items.map((i) => `${i.product_id}x${i.quantity}`).sort().join(',');
-    if (got === want && o.shipping_method === spec.shippingMethod) return verdict(true, `order: ${o.number} holds ${want} with ${o.shipping_method} shipping`);
-    seen.push(`${o.number}: ${got} (${o.shipping_method})`);
-  }
-  return verdict(false, `order: expected a new order of ${want} with ${spec.shippingMethod} shipping; new orders: ${seen.length > 0 ? seen.join('; ') : 'none'}`);
+/** Fails with the extra effects when there are any, else gives the main check's verdict. */
+function withoutExtras(name: string, extras: string, main: () => WebVerdict): WebVerdict {
+  const result = main();
+  if (result.reward === 1 && extras !== '') return verdict(false, `${name}: the asked change was made, but the episode also made ${extras}`);
+  return result;
 }
 
-function review(db: Db, spec: Extract<DbEvaluator, { check: 'review' }>): WebVerdict {
-  const rows = db.all('SELECT rating, title FROM reviews WHERE id > ? AND customer_id = ? AND product_id = ?', spec.afterReviewId, CURRENT_CUSTOMER_ID, spec.productId) as { rating: number; title: string }[];
-  const ok = rows.some((r) => r.rating === spec.rating && same(r.title, spec.title));
-  return verdict(ok, `review: expected a ${spec.rating}-star review '${spec.title}' of product ${spec.productId}; new reviews of it: ${rows.length > 0 ? rows.map((r) => `${r.rating} '${r.title}'`).join('; ') : 'none'}`);
+const ADDRESS_FIELDS = ['ship_name', 'street', 'city', 'region', 'postcode'] as const;
+const addressLine = (a: ShippingAddress) => ADDRESS_FIELDS.map((f) => a[f]).join(', ');
+
+function order(db: SiteDb, spec: Check<'order'>): WebVerdict {
+  const effects = shopEffects(db, { order: spec.afterOrderId });
+  const want = itemsKey(spec.items);
+  const to = spec.shipTo ?? defaultShippingAddress();
+  const expected = `one new order of ${want} with ${spec.shippingMethod} shipping to ${addressLine(to)}`;
+  return withoutExtras('order', unaskedEffects(effects, ['orders']), () => {
+    if (effects.orders.length !== 1) return verdict(false, `order: expected ${expected}; new orders: ${effects.orders.length === 0 ? 'none' : effects.orders.map((o) => `${o.number}: ${o.items}`).join('; ')}`);
+    const o = effects.orders[0]!;
+    const wrong = [
+      ...(o.items === want ? [] : [`items ${o.items}`]),
+      ...(o.shipping_method === spec.shippingMethod ? [] : [`${o.shipping_method} shipping`]),
+      ...ADDRESS_FIELDS.filter((f) => !sameText(o[f], to[f])).map((f) => `${f} '${o[f]}'`),
+    ];
+    return verdict(wrong.length === 0, wrong.length === 0 ? `order: ${o.number} holds ${want} with ${o.shipping_method} shipping to ${addressLine(to)}` : `order: expected ${expected}; ${o.number} has ${wrong.join(', ')}`);
+  });
 }
 
-function cart(db: Db, spec: Extract<DbEvaluator, { check: 'cart' }>): WebVerdict {
-  const row = db.get('SELECT quantity FROM cart_items WHERE customer_id = ? AND product_id = ?', CURRENT_CUSTOMER_ID, spec.productId) as { quantity: number } | undefined;
-  const quantity = row?.quantity ?? 0;
-  return verdict(quantity === spec.quantity, `cart: expected ${spec.quantity} of product ${spec.productId}, the cart holds ${quantity}`);
+function review(db: SiteDb, spec: Check<'review'>): WebVerdict {
+  const effects = shopEffects(db, { review: spec.afterReviewId });
+  const expected = `one new ${spec.rating}-star review '${spec.title}' of product ${spec.productId} with the asked text`;
+  return withoutExtras('review', unaskedEffects(effects, ['reviews']), () => {
+    if (effects.reviews.length !== 1) return verdict(false, `review: expected ${expected}; new reviews: ${effects.reviews.length === 0 ? 'none' : effects.reviews.map((r) => `${r.rating} '${r.title}' of ${r.product_id}`).join('; ')}`);
+    const r = effects.reviews[0]!;
+    const wrong = [
+      ...(r.product_id === spec.productId ? [] : [`product ${r.product_id}`]),
+      ...(r.rating === spec.rating ? [] : [`${r.rating} stars`]),
+      ...(sameText(r.title, spec.title) ? [] : [`summary '${r.title}'`]),
+      ...(sameText(r.body, spec.body) ? [] : [`text '${r.body}'`]),
+    ];
+    return verdict(wrong.length === 0, wrong.length === 0 ? `review: a ${r.rating}-star review '${r.title}' of product ${r.product_id} with the asked text` : `review: expected ${expected}; the new review has ${wrong.join(', ')}`);
+  });
 }
 
-function vote(db: Db, spec: Extract<DbEvaluator, { check: 'vote' }>): WebVerdict {
-  const row = db.get('SELECT value FROM votes WHERE user_id = ? AND post_id = ?', CURRENT_USER_ID, spec.postId) as { value: number } | undefined;
-  const value = row?.value ?? 0;
-  return verdict(value === spec.value, `vote: expected ${spec.value === 1 ? 'an upvote' : 'a downvote'} on post ${spec.postId}, found ${value === 0 ? 'no vote' : value === 1 ? 'an upvote' : 'a downvote'}`);
+function cart(db: SiteDb, spec: Check<'cart'>): WebVerdict {
+  const effects = shopEffects(db);
+  const want = itemsKey([spec]);
+  return withoutExtras('cart', unaskedEffects(effects, ['cart']), () =>
+    verdict(effects.cart === want, `cart: expected exactly ${spec.quantity} of product ${spec.productId} (${want}), the cart holds ${effects.cart || 'nothing'}`));
 }
 
-function post(db: Db, spec: Extract<DbEvaluator, { check: 'post' }>): WebVerdict {
-  const rows = db.all('SELECT p.title, p.body FROM posts p JOIN forums f ON f.id = p.forum_id WHERE p.id > ? AND p.user_id = ? AND f.name = ?', spec.afterPostId, CURRENT_USER_ID, spec.forum) as { title: string; body: string }[];
-  const ok = rows.some((r) => same(r.title, spec.title) && same(r.body, spec.body));
-  return verdict(ok, `post: expected a new post '${spec.title}' in f/${spec.forum}; new posts there: ${rows.length > 0 ? rows.map((r) => `'${r.title}'`).join('; ') : 'none'}`);
+const voteWord = (v: number) => (v === 0 ? 'no vote' : v === 1 ? 'an upvote' : 'a downvote');
+
+function vote(db: SiteDb, spec: Check<'vote'>): WebVerdict {
+  const effects = forumEffects(db);
+  const mine = effects.votes.find((v) => v.postId === spec.postId);
+  const others = effects.votes.filter((v) => v.postId !== spec.postId);
+  const extras = [unaskedEffects(effects, ['votes']), others.length > 0 ? `${others.length} vote${others.length === 1 ? '' : 's'} on other posts` : ''].filter((e) => e !== '').join(', ');
+  return withoutExtras('vote', extras, () =>
+    verdict(mine?.now === spec.value, `vote: expected ${voteWord(spec.value)} on post ${spec.postId}, found ${voteWord(mine?.now ?? 0)}`));
 }
 
-function comment(db: Db, spec: Extract<DbEvaluator, { check: 'comment' }>): WebVerdict {
-  const rows = db.all('SELECT body FROM comments WHERE id > ? AND user_id = ? AND post_id = ?', spec.afterCommentId, CURRENT_USER_ID, spec.postId) as { body: string }[];
-  const ok = rows.some((r) => same(r.body, spec.body));
-  return verdict(ok, `comment: expected '${spec.body}' on post ${spec.postId}; new comments on it: ${rows.length > 0 ? rows.map((r) => `'${r.body}'`).join('; ') : 'none'}`);
+function post(db: SiteDb, spec: Check<'post'>): WebVerdict {
+  const effects = forumEffects(db, { post: spec.afterPostId });
+  const expected = `one new post '${spec.title}' in f/${spec.forum} with the asked body`;
+  return withoutExtras('post', unaskedEffects(effects, ['posts']), () => {
+    if (effects.posts.length !== 1) return verdict(false, `post: expected ${expected}; new posts: ${effects.posts.length === 0 ? 'none' : effects.posts.map((p) => `'${p.title}' in f/${p.forum}`).join('; ')}`);
+    const p = effects.posts[0]!;
+    const wrong = [
+      ...(p.forum === spec.forum ? [] : [`forum f/${p.forum}`]),
+      ...(sameText(p.title, spec.title) ? [] : [`title '${p.title}'`]),
+      ...(sameText(p.body, spec.body) ? [] : [`body '${p.body}'`]),
+    ];
+    return verdict(wrong.length === 0, wrong.length === 0 ? `post: '${p.title}' in f/${p.forum} with the asked body` : `post: expected ${expected}; the new post has ${wrong.join(', ')}`);
+  });
 }
 
-export function checkDatabase(spec: DbEvaluator, db: Db): WebVerdict {
+function comment(db: SiteDb, spec: Check<'comment'>): WebVerdict {
+  const effects = forumEffects(db, { comment: spec.afterCommentId });
+  const expected = `one new comment '${spec.body}' on post ${spec.postId}`;
+  return withoutExtras('comment', unaskedEffects(effects, ['comments']), () => {
+    if (effects.comments.length !== 1) return verdict(false, `comment: expected ${expected}; new comments: ${effects.comments.length === 0 ? 'none' : effects.comments.map((c) => `'${c.body}' on ${c.post_id}`).join('; ')}`);
+    const c = effects.comments[0]!;
+    const wrong = [
+      ...(c.post_id === spec.postId ? [] : [`post ${c.post_id}`]),
+      ...(c.parent_id === null ? [] : ['a reply to a comment, not to the post']),
+      ...(sameText(c.body, spec.body) ? [] : [`text '${c.body}'`]),
+    ];
+    return verdict(wrong.length === 0, wrong.length === 0 ? `comment: '${c.body}' on post ${c.post_id}` : `comment: expected ${expected}; the new comment has ${wrong.join(', ')}`);
+  });
+}
+
+export function checkDatabase(spec: DbEvaluator, db: SiteDb): WebVerdict {
   switch (spec.check) {
     case 'order': return order(db, spec);
     case 'review': return review(db, spec);

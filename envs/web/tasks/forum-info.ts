@@ -2,6 +2,7 @@
 import type { Split } from '../../contract.ts';
 import { forumEntities, toPost, uniquelyTitled, type ForumPost, type ForumUser } from './forum-entities.ts';
 import { draw, pools, type EntitySplit } from './seeded.ts';
+import { asking } from './answer-forms.ts';
 import { makeTask, type WebPlanStep, type WebTask } from './task.ts';
 
 const info = (template: string, n: number, split: Split, objective: string, evaluator: WebTask['evaluator'], plan: WebPlanStep[]) =>
@@ -21,25 +22,25 @@ export function forumInfoTasks(): WebTask[] {
   };
 
   byPost('post-author', { train: 14, test: 5 }, (p, split) =>
-    info('post-author', p.id, split, `Who submitted the post "${p.title}" in f/${p.forum}? Give the username.`, { type: 'exact_match', expected: p.author }, [...toPost(p), { stop: p.author }]));
+    info('post-author', p.id, split, asking(`Who submitted the post "${p.title}" in f/${p.forum}?`, 'username'), { type: 'name', expected: p.author, among: 'forum/usernames' }, [...toPost(p), { stop: p.author }]));
   byPost('comment-count', { train: 14, test: 5 }, (p, split) =>
-    info('comment-count', p.id, split, `How many comments does the post "${p.title}" in f/${p.forum} have?`, { type: 'number', expected: p.commentCount, tolerance: 0 }, [...toPost(p), { stop: String(p.commentCount) }]));
+    info('comment-count', p.id, split, asking(`How many comments does the post "${p.title}" in f/${p.forum} have?`, 'number'), { type: 'number', expected: p.commentCount, tolerance: 0 }, [...toPost(p), { stop: String(p.commentCount) }]));
 
   for (const f of forums) {
     const ranked = posts.filter((p) => p.forum === f.name).sort((a, b) => b.score - a.score);
     // Only sub-forums where one post has strictly the highest score have an answer.
     const [top, second] = ranked;
     if (!top || !second || top.score === second.score) continue;
-    tasks.push(info('top-post', f.id, f.test ? 'test' : 'train', `What is the title of the highest-scoring post in f/${f.name}?`, { type: 'must_include', expected: [top.title] },
+    tasks.push(info('top-post', f.id, f.test ? 'test' : 'train', asking(`What is the title of the highest-scoring post in f/${f.name}?`, 'title'), { type: 'name', expected: top.title, among: 'forum/titles' },
       [{ goto: '/' }, { clickLink: `f/${f.name}` }, { clickLink: 'Top' }, { stop: top.title }]));
   }
 
   const toUser = (u: ForumUser): WebPlanStep[] => [{ goto: `/user/${u.username}` }];
   byUser('user-karma', { train: 12, test: 4 }, (u, split) =>
-    info('user-karma', u.id, split, `What is the karma of the user ${u.username}?`, { type: 'number', expected: u.karma, tolerance: 0 }, [...toUser(u), { stop: String(u.karma) }]));
+    info('user-karma', u.id, split, asking(`What is the karma of the user ${u.username}?`, 'number'), { type: 'number', expected: u.karma, tolerance: 0 }, [...toUser(u), { stop: String(u.karma) }]));
   byUser('user-joined', { train: 10, test: 4 }, (u, split) =>
-    info('user-joined', u.id, split, `On what date did the user ${u.username} join the forum? Answer as YYYY-MM-DD.`, { type: 'must_include', expected: [u.joined] }, [...toUser(u), { stop: u.joined }]));
+    info('user-joined', u.id, split, asking(`On what date did the user ${u.username} join the forum?`, 'date'), { type: 'date', expected: u.joined }, [...toUser(u), { stop: u.joined }]));
   byUser('user-post-count', { train: 10, test: 4 }, (u, split) =>
-    info('user-post-count', u.id, split, `How many posts has the user ${u.username} submitted?`, { type: 'number', expected: u.postCount, tolerance: 0 }, [...toUser(u), { stop: String(u.postCount) }]));
+    info('user-post-count', u.id, split, asking(`How many posts has the user ${u.username} submitted?`, 'number'), { type: 'number', expected: u.postCount, tolerance: 0 }, [...toUser(u), { stop: String(u.postCount) }]));
   return tasks;
 }

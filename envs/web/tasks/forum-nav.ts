@@ -13,7 +13,7 @@ export function forumNavTasks(): WebTask[] {
   for (const f of forums) {
     const split: Split = f.test ? 'test' : 'train';
     const toForum: WebPlanStep[] = [{ goto: '/' }, { clickLink: `f/${f.name}` }];
-    tasks.push(nav('forum-page', f.id, split, `Go to the f/${f.name} sub-forum.`, { type: 'url_match', path: `/f/${f.name}` }, toForum));
+    tasks.push(nav('forum-page', f.id, split, `Go to the f/${f.name} sub-forum.`, { type: 'url_match', path: `/f/${f.name}`, ignoreQuery: ['sort'] }, toForum));
     const [sort, label] = f.id % 2 === 0 ? ['top', 'Top'] : ['new', 'New'];
     tasks.push(nav('sorted-forum', f.id, split, `Show the posts of f/${f.name} sorted by ${label}.`, { type: 'url_match', path: `/f/${f.name}`, query: { sort } }, [...toForum, { clickLink: label }]));
     tasks.push(nav('submit-page', f.id, split, `Open the form for creating a new post in f/${f.name}.`, { type: 'url_match', path: `/f/${f.name}/submit` }, [...toForum, { clickLink: 'Create a post' }]));

@@ -28,7 +28,7 @@ export function shopNavTasks(): WebTask[] {
   const sorts = Object.keys(SORT_PHRASES);
   for (const c of categories) {
     const split: Split = c.test ? 'test' : 'train';
-    tasks.push(nav('category-page', c.id, split, `Go to the page that lists the products of the ${c.name} category.`, { type: 'url_match', path: `/category/${c.slug}` }, [{ goto: '/' }, { clickLink: c.name }]));
+    tasks.push(nav('category-page', c.id, split, `Go to the page that lists the products of the ${c.name} category.`, { type: 'url_match', path: `/category/${c.slug}`, ignoreQuery: ['sort'] }, [{ goto: '/' }, { clickLink: c.name }]));
     const sort = sorts[(c.id * 7) % sorts.length] as string;
     tasks.push(nav('sorted-category', c.id, split, `Show the products of the ${c.name} category ${SORT_PHRASES[sort]}.`, { type: 'url_match', path: `/category/${c.slug}`, query: { sort } },
       [{ goto: '/' }, { clickLink: c.name }, { select: { label: 'Sort by', option: SORTS[sort]?.label ?? sort } }, { clickButton: 'Apply' }]));
@@ -41,7 +41,7 @@ export function shopNavTasks(): WebTask[] {
   const drawnTerms = draw('search', pools(terms, (t) => heldOut(`term/${t.term}`)), { train: 12, test: 4 });
   for (const split of ['train', 'test'] as const) {
     for (const { term, n } of drawnTerms[split]) {
-      tasks.push(nav('search', n, split, `Search the shop for "${term.toLowerCase()}" and show the results.`, { type: 'url_match', path: '/search', query: { q: term.toLowerCase() } },
+      tasks.push(nav('search', n, split, `Search the shop for "${term.toLowerCase()}" and show the results.`, { type: 'url_match', path: '/search', query: { q: term.toLowerCase() }, ignoreQuery: ['sort'] },
         [{ goto: '/' }, { fill: { label: 'Search products', value: term.toLowerCase() } }, { clickButton: 'Search' }]));
     }
   }

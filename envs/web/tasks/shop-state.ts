@@ -43,7 +43,7 @@ export function shopStateTasks(): WebTask[] {
     const [rating, title, body] = rng.pick(REVIEW_TEXTS);
     return state('write-review', p.id, split,
       `Write a ${rating}-star review of "${p.name}" with the summary "${title}" and the review text "${body}".`,
-      { type: 'db', check: 'review', afterReviewId: seeded.review, productId: p.id, rating, title },
+      { type: 'db', check: 'review', afterReviewId: seeded.review, productId: p.id, rating, title, body },
       [...toProduct(p), { select: { label: 'Your rating', option: `${rating} star${rating === 1 ? '' : 's'}` } }, { fill: { label: 'Summary', value: title } },
         { fill: { label: 'Review', value: body } }, { clickButton: 'Submit Review' }]);
   });

@@ -9,7 +9,7 @@ import { startSiteServer, type SiteServer } from '../../../envs/web/site-server.
 import { forumInfoTasks } from '../../../envs/web/tasks/forum-info.ts';
 import { shopStateTasks } from '../../../envs/web/tasks/shop-state.ts';
 import {
-  allWebTasks, answerNumber, evaluateWebTask, matchAnswer, matchUrl, normalizeAnswer, webCategoryOf, webTask, webTasks, type DbEvaluator, type WebTask,
+  allWebTasks, answerNumber, defaultShippingAddress, evaluateWebTask, matchAnswer, matchUrl, normalizeAnswer, webCategoryOf, webTask, webTasks, type DbEvaluator, type WebTask,
 } from '../../../envs/web/tasks/index.ts';
 import { postAs } from './fetch-as.ts';
 
@@ -95,17 +95,20 @@ describe('answer evaluators', () => {
     const price = { type: 'number', expected: 12.5, tolerance: 0.001 } as const;
     expect(matchAnswer(price, 'The price is $12.50.').reward).toBe(1);
     expect(matchAnswer(price, '$12.49').reward).toBe(0);
-    expect(matchAnswer({ type: 'number', expected: 4.3, tolerance: 0.051 }, '4.3 out of 5').reward).toBe(0); // two numbers: 4.3 and 5
+    expect(matchAnswer({ type: 'number', expected: 4.3, tolerance: 0.051 }, '4.3 out of 5').reward).toBe(1); // a scale is not a second number (issue 39)
+    expect(matchAnswer({ type: 'number', expected: 4.3, tolerance: 0.051 }, '4.3 or 5').reward).toBe(0);
     expect(matchAnswer({ type: 'number', expected: 4.3, tolerance: 0.051 }, '4.3').reward).toBe(1);
   });
 });
 
 describe('URL evaluator', () => {
   const spec = { type: 'url_match', path: '/search', query: { q: 'dog bed' } } as const;
-  it('ignores the host, extra parameters and a trailing slash; compares values loosely', () => {
-    expect(matchUrl(spec, 'http://127.0.0.1:4000/search?q=Dog+Bed&page=2').reward).toBe(1);
+  it('ignores the host, a message parameter, page=1 and a trailing slash; compares values loosely', () => {
+    expect(matchUrl(spec, 'http://127.0.0.1:4000/search?q=Dog+Bed&page=1&done=added').reward).toBe(1);
+    expect(matchUrl(spec, 'http://127.0.0.1:4000/search?q=Dog+Bed&page=2').reward).toBe(0); // another page of results (issue 39)
     expect(matchUrl(spec, 'https://shop.example/search/?q=dog%20bed').reward).toBe(1);
-    expect(matchUrl({ type: 'url_match', path: '/f/books' }, '/f/books?sort=new').reward).toBe(1);
+    expect(matchUrl({ type: 'url_match', path: '/f/books', ignoreQuery: ['sort'] }, '/f/books?sort=new').reward).toBe(1);
+    expect(matchUrl({ type: 'url_match', path: '/f/books' }, '/f/books?sort=new').reward).toBe(0);
   });
   it('rejects another path, a missing or different parameter, and a non-URL', () => {
     expect(matchUrl(spec, 'http://h/search?q=dog').reward).toBe(0);
@@ -127,34 +130,41 @@ describe('database evaluators', () => {
   });
   const judge = (t: WebTask, id: string) => evaluateWebTask(t, { finalUrl: '', db: server.database(id, t.site) }).reward;
 
-  it('order: only a new order with exactly those items and that shipping method', async () => {
+  it('order: exactly one new order with exactly those items, that shipping method and the default address', async () => {
     const id = server.createInstance();
     const spec = webTask(webTasks('test').find((t) => t.startsWith('shop/state/place-order/')) as string).evaluator as Extract<DbEvaluator, { check: 'order' }>;
     const t = task('shop', spec);
     expect(judge(t, id)).toBe(0);
     const item = spec.items[0] as { productId: number; quantity: number };
     const other = spec.shippingMethod === 'express' ? 'standard' : 'express';
-    const place = async (quantity: number, method: string) => {
+    const home = defaultShippingAddress();
+    const place = async (quantity: number, method: string, address = home) => {
       await postAs(server, id, 'shop', '/cart/add', { product_id: String(item.productId), qty: String(quantity) });
-      const done = await postAs(server, id, 'shop', '/checkout', { ship_name: 'Emma Lopez', street: '1 Elm Court', city: 'Austin', region: 'TX', postcode: '73301', shipping_method: method });
+      const done = await postAs(server, id, 'shop', '/checkout', { ...address, shipping_method: method });
       expect(done.status).toBe(303);
     };
     await place(item.quantity, other);
     expect(judge(t, id)).toBe(0);
+    server.resetInstance(id);
     await place(item.quantity + 1, spec.shippingMethod);
     expect(judge(t, id)).toBe(0);
+    server.resetInstance(id);
     await place(item.quantity, spec.shippingMethod);
     expect(judge(t, id)).toBe(1);
     expect(judge(task('shop', { ...spec, afterOrderId: 10_000 }), id)).toBe(0);
+    await place(item.quantity, spec.shippingMethod); // a second order is an effect the task did not ask for
+    expect(judge(t, id)).toBe(0);
   });
 
   it('review, cart, vote, post and comment: the right row accepts, a wrong one does not', async () => {
     const id = server.createInstance();
-    const review = task('shop', { type: 'db', check: 'review', afterReviewId: 1200, productId: 7, rating: 4, title: 'Solid purchase' });
+    const review = task('shop', { type: 'db', check: 'review', afterReviewId: 1200, productId: 7, rating: 4, title: 'Solid purchase', body: 'Fine.' });
     await postAs(server, id, 'shop', '/product/7/reviews', { rating: '3', nickname: 'Emma', title: 'Solid purchase', body: 'Fine.' });
     expect(judge(review, id)).toBe(0);
-    await postAs(server, id, 'shop', '/product/7/reviews', { rating: '4', nickname: 'Emma', title: '  solid   PURCHASE ', body: 'Fine.' });
+    server.resetInstance(id); // a second review is an extra effect: start again
+    await postAs(server, id, 'shop', '/product/7/reviews', { rating: '4', nickname: 'Emma', title: '  solid   PURCHASE ', body: 'fine' });
     expect(judge(review, id)).toBe(1);
+    server.resetInstance(id);
 
     const cart = webTask(webTasks('test').find((t) => t.startsWith('shop/state/add-to-cart/')) as string);
     const { productId, quantity } = cart.evaluator as { productId: number; quantity: number };
@@ -162,6 +172,7 @@ describe('database evaluators', () => {
     expect(judge(cart, id)).toBe(0);
     await postAs(server, id, 'shop', '/cart/add', { product_id: String(productId), qty: '1' });
     expect(judge(cart, id)).toBe(1);
+    server.resetInstance(id);
 
     const upvote = webTask(webTasks('train').find((t) => t.startsWith('forum/state/upvote/')) as string);
     const postId = (upvote.evaluator as { postId: number }).postId;
@@ -173,17 +184,20 @@ describe('database evaluators', () => {
     expect(judge(upvote, id)).toBe(1);
     await postAs(server, id, 'forum', `/f/${forum}/${postId}/vote`, { direction: 'up' }); // a second click takes it back
     expect(judge(upvote, id)).toBe(0);
+    server.resetInstance(id);
 
     const post = task('forum', { type: 'db', check: 'post', afterPostId: 400, forum: 'books', title: 'Hello there', body: 'First post.' });
     await postAs(server, id, 'forum', '/f/movies/submit', { title: 'Hello there', body: 'First post.' });
     expect(judge(post, id)).toBe(0);
+    server.resetInstance(id);
     await postAs(server, id, 'forum', '/f/books/submit', { title: 'Hello there', body: 'First post.' });
     expect(judge(post, id)).toBe(1);
+    server.resetInstance(id);
 
     const comment = task('forum', { type: 'db', check: 'comment', afterCommentId: 100_000, postId, body: 'Nice.' });
     await postAs(server, id, 'forum', `/f/${forum}/${postId}/comment`, { body: 'Nice.' });
     expect(judge(comment, id)).toBe(0); // a seeded-looking id bound: nothing counts as new
-    expect(judge(task('forum', { ...comment.evaluator, afterCommentId: 0 } as DbEvaluator), id)).toBe(1);
+    expect(judge(task('forum', { ...comment.evaluator, afterCommentId: 1781 } as DbEvaluator), id)).toBe(1);
   });
 
   it('needs a database for a db task', () => {
