@@ -7,6 +7,7 @@
 import type { Split } from '../../contract.ts';
 import { money } from '../sites/format.ts';
 import type { SiteName } from '../site-urls.ts';
+import { asking } from './answer-forms.ts';
 import { drawForTemplate, onSite, SITE_PLACEHOLDERS, toPostByUrl, toProductBySearchUrl } from './breadth-common.ts';
 import { forumEntities, forumSeededMax, toPost, uniquelyTitled, type ForumPost } from './forum-entities.ts';
 import { draw, pools, type EntitySplit } from './seeded.ts';
@@ -61,7 +62,7 @@ function trainAndTestTemplates(): WebTask[] {
     for (const [p, q] of both[split]) {
       const total = p.reviewCount + q.commentCount;
       tasks.push(crossSiteTask('info', 'reviews-plus-comments', p.id * 1000 + q.id, split, 'shop', {
-        objective: `How many customer reviews does "${p.name}" have in this shop, plus the comments on the post "${q.title}" in f/${q.forum} on the forum at ${FORUM}? Answer with the total.`,
+        objective: asking(`How many customer reviews does "${p.name}" have in this shop, plus the comments on the post "${q.title}" in f/${q.forum} on the forum at ${FORUM}, together?`, 'number'),
         startPath: '/',
         evaluator: { type: 'number', expected: total, tolerance: 0 },
         plan: [{ goto: '/' }, ...toProduct(p), ...onSite('forum', toPost(q)), { stop: String(total) }],
@@ -94,7 +95,7 @@ function heldOutTemplates(): WebTask[] {
     const u = posters[i] as (typeof users)[number];
     const total = p.stock + u.postCount;
     tasks.push(crossSiteTask('info', 'stock-plus-posts', p.id * 1000 + u.id, 'test-templates', 'forum', {
-      objective: `How many units of "${p.name}" are left in stock in the shop at ${SHOP}, plus the number of posts the user ${u.username} has submitted on this forum? Answer with the total.`,
+      objective: asking(`How many units of "${p.name}" are left in stock in the shop at ${SHOP}, plus the number of posts the user ${u.username} has submitted on this forum, together?`, 'number'),
       startPath: '/',
       evaluator: { type: 'number', expected: total, tolerance: 0 },
       plan: [{ goto: `/user/${u.username}` }, ...toProductBySearchUrl(p.name, 'shop'), { stop: String(total) }],

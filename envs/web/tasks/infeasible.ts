@@ -8,6 +8,7 @@ import type { Split } from '../../contract.ts';
 import { FORUMS, NAME_LEFT, NAME_RIGHT } from '../sites/forum/words.ts';
 import { orderNumber } from '../sites/shop/schema.ts';
 import { ADJECTIVES, CATEGORIES, COLOURS } from '../sites/shop/words.ts';
+import { asking } from './answer-forms.ts';
 import { drawForTemplate, INFEASIBLE_ANSWER, INFEASIBLE_EVALUATOR, SITE_PLACEHOLDERS, toPostByUrl } from './breadth-common.ts';
 import { crossSiteTask } from './cross-site.ts';
 import { forumEntities, uniquelyTitled } from './forum-entities.ts';
@@ -55,19 +56,19 @@ function trainAndTestTemplates(): WebTask[] {
   const drawn = draw('missing-product-price', pools(products, (p) => heldOut(`missing-product/${p.name}`)), { train: 12, test: 4 });
   for (const split of ['train', 'test'] as const) {
     for (const { name, n } of drawn[split]) {
-      tasks.push(infeasible('shop', 'missing-product-price', n, split, `What is the price of "${name}" in the shop?`,
+      tasks.push(infeasible('shop', 'missing-product-price', n, split, asking(`What is the price of "${name}" in the shop?`, 'price'),
         [{ goto: '/' }, { fill: { label: 'Search products', value: name } }, { clickButton: 'Search' }]));
     }
   }
   MISSING_FORUMS.forEach((name, i) => {
-    tasks.push(infeasible('forum', 'missing-forum-top-post', i + 1, i >= 8 ? 'test' : 'train', `What is the title of the highest-scoring post in f/${name}?`,
+    tasks.push(infeasible('forum', 'missing-forum-top-post', i + 1, i >= 8 ? 'test' : 'train', asking(`What is the title of the highest-scoring post in f/${name}?`, 'title'),
       [{ goto: '/' }]));
   });
   const users = missingUsers().map((name, i) => ({ name, n: i + 1 }));
   const drawnUsers = draw('missing-user-karma', pools(users, (u) => heldOut(`missing-user/${u.name}`)), { train: 10, test: 4 });
   for (const split of ['train', 'test'] as const) {
     for (const { name, n } of drawnUsers[split]) {
-      tasks.push(infeasible('forum', 'missing-user-karma', n, split, `What is the karma of the user ${name}?`, [{ goto: '/' }]));
+      tasks.push(infeasible('forum', 'missing-user-karma', n, split, asking(`What is the karma of the user ${name}?`, 'number'), [{ goto: '/' }]));
     }
   }
   return tasks;
@@ -81,18 +82,18 @@ function heldOutTemplates(): WebTask[] {
   for (let i = 1; i <= 6; i++) {
     const number = orderNumber(900 + i * 11);
     if (orders.some((o) => o.number === number)) throw new Error(`missing-order-total: order ${number} exists`);
-    tasks.push(infeasible('shop', 'missing-order-total', 900 + i * 11, 'test-templates', `What was the grand total of my order number ${number}?`,
+    tasks.push(infeasible('shop', 'missing-order-total', 900 + i * 11, 'test-templates', asking(`What was the grand total of my order number ${number}?`, 'price'),
       [{ goto: '/' }, { clickLink: 'My Orders' }]));
   }
   missingPosts().filter((_, i) => i % 5 === 0).slice(0, 6).forEach(({ forum, title }, i) => {
-    tasks.push(infeasible('forum', 'missing-post-author', i + 1, 'test-templates', `Who submitted the post "${title}" in f/${forum}? Give the username.`,
+    tasks.push(infeasible('forum', 'missing-post-author', i + 1, 'test-templates', asking(`Who submitted the post "${title}" in f/${forum}?`, 'username'),
       [{ goto: '/' }, { clickLink: `f/${forum}` }, { clickLink: 'New' }]));
   });
   const posts = drawForTemplate('missing-product-comments/posts', uniquelyTitled(), 6);
   drawForTemplate('missing-product-comments', missingProducts(), 6).forEach((name, i) => {
     const q = posts[i] as (typeof posts)[number];
     tasks.push(crossSiteTask('infeasible', 'missing-product-comments', i + 1, 'test-templates', 'forum', {
-      objective: `How many customer reviews does "${name}" have in the shop at ${SITE_PLACEHOLDERS.shop}, plus the comments on the post "${q.title}" in f/${q.forum}? Answer with the total.`,
+      objective: asking(`How many customer reviews does "${name}" have in the shop at ${SITE_PLACEHOLDERS.shop}, plus the comments on the post "${q.title}" in f/${q.forum}, together?`, 'number'),
       startPath: '/',
       evaluator: INFEASIBLE_EVALUATOR,
       plan: [...toPostByUrl(q), { goto: `/search?q=${encodeURIComponent(name)}`, site: 'shop' }, stopNA],

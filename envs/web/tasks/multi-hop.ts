@@ -5,6 +5,7 @@
  */
 import type { Split } from '../../contract.ts';
 import { SORTS } from '../sites/shop/queries.ts';
+import { asking } from './answer-forms.ts';
 import { drawForTemplate } from './breadth-common.ts';
 import { forumEntities, toPost, uniquelyTitled, type ForumPost, type ForumUser } from './forum-entities.ts';
 import { draw, pools } from './seeded.ts';
@@ -34,13 +35,13 @@ function shopMultiHop(): WebTask[] {
   for (const c of categories) {
     const cheapest = extreme(c, products, 'price_asc');
     if (cheapest) {
-      tasks.push(info('shop', 'cheapest-review-count', c.id, c.test ? 'test' : 'train', `How many customer reviews does the cheapest product in the ${c.name} category have?`,
+      tasks.push(info('shop', 'cheapest-review-count', c.id, c.test ? 'test' : 'train', asking(`How many customer reviews does the cheapest product in the ${c.name} category have?`, 'number'),
         count(cheapest.reviewCount), [...toExtreme(c, 'price_asc', cheapest), { stop: String(cheapest.reviewCount) }]));
     }
     const priciest = extreme(c, products, 'price_desc');
     if (priciest) {
-      tasks.push(info('shop', 'priciest-sku', c.id, 'test-templates', `What is the SKU of the most expensive product in the ${c.name} category?`,
-        { type: 'exact_match', expected: priciest.sku }, [...toExtreme(c, 'price_desc', priciest), { stop: priciest.sku }]));
+      tasks.push(info('shop', 'priciest-sku', c.id, 'test-templates', asking(`What is the SKU of the most expensive product in the ${c.name} category?`, 'sku'),
+        { type: 'id', expected: priciest.sku }, [...toExtreme(c, 'price_desc', priciest), { stop: priciest.sku }]));
     }
   }
   return tasks;
@@ -71,21 +72,21 @@ function forumMultiHop(): WebTask[] {
   const drawn = draw('post-author-karma', pools(authoredPosts(), (p) => p.test), { train: 14, test: 5 });
   for (const split of ['train', 'test'] as const) {
     for (const p of drawn[split]) {
-      tasks.push(info('forum', 'post-author-karma', p.id, split, `What is the karma of the user who submitted the post "${p.title}" in f/${p.forum}?`,
+      tasks.push(info('forum', 'post-author-karma', p.id, split, asking(`What is the karma of the user who submitted the post "${p.title}" in f/${p.forum}?`, 'number'),
         count(user(p).karma), [...toAuthor(p), { stop: String(user(p).karma) }]));
     }
   }
   for (const p of drawForTemplate('post-author-joined', authoredPosts(), 8)) {
-    tasks.push(info('forum', 'post-author-joined', p.id, 'test-templates', `On what date did the user who submitted the post "${p.title}" in f/${p.forum} join the forum? Answer as YYYY-MM-DD.`,
-      { type: 'exact_match', expected: user(p).joined }, [...toAuthor(p), { stop: user(p).joined }]));
+    tasks.push(info('forum', 'post-author-joined', p.id, 'test-templates', asking(`On what date did the user who submitted the post "${p.title}" in f/${p.forum} join the forum?`, 'date'),
+      { type: 'date', expected: user(p).joined }, [...toAuthor(p), { stop: user(p).joined }]));
   }
 
   for (const { forum: f, post } of topPosts()) {
     const toTopAuthor: WebPlanStep[] = [{ goto: '/' }, { clickLink: `f/${f.name}` }, { clickLink: 'Top' }, { clickLink: post.title }, { clickLink: post.author }];
     const u = user(post);
-    tasks.push(info('forum', 'top-post-author-posts', f.id, f.test ? 'test' : 'train', `How many posts has the user who submitted the highest-scoring post in f/${f.name} submitted?`,
+    tasks.push(info('forum', 'top-post-author-posts', f.id, f.test ? 'test' : 'train', asking(`How many posts has the user who submitted the highest-scoring post in f/${f.name} submitted?`, 'number'),
       count(u.postCount), [...toTopAuthor, { stop: String(u.postCount) }]));
-    tasks.push(info('forum', 'top-post-author-karma', f.id, 'test-templates', `What is the karma of the user who submitted the highest-scoring post in f/${f.name}?`,
+    tasks.push(info('forum', 'top-post-author-karma', f.id, 'test-templates', asking(`What is the karma of the user who submitted the highest-scoring post in f/${f.name}?`, 'number'),
       count(u.karma), [...toTopAuthor, { stop: String(u.karma) }]));
   }
   return tasks;
