@@ -1,12 +1,13 @@
 /**
  * Runs an agent on a split and returns its episodes as demos (`actorgym collect`), through the
- * ordinary rollout system. Slots are the split's first `episodes` tasks × `samples`, keyed by
+ * ordinary rollout system. Slots are `episodes` tasks of the split (the first, or `pick`ed) × `samples`, keyed by
  * position, so every episode's seed and id depend only on (seed, task index, sample): the same
  * command gives the same demos, in task then sample order, whatever order episodes finish in.
  * Aborted episodes (infrastructure, not the agent) are never written; they are counted.
  */
 import type { Observer } from 'rxjs';
 import type { EnvDefinition, Split } from '../envs/contract.ts';
+import { pickTasks, type TaskPick } from '../envs/pick-tasks.ts';
 import type { EpisodeOutput } from '../machines/episode.machine.ts';
 import type { RolloutSummary, RunEvent } from '../streams/events.ts';
 import { createRolloutSystem, type AgentSpec } from './rollout-system.ts';
@@ -20,8 +21,12 @@ export interface CollectDemosOptions {
   /** How the agent is named in each demo (the `--agent` spec). */
   readonly agentName: string;
   readonly split: Split;
-  /** Tasks from the start of the split (default: all of it). */
+  /** Tasks of the split (default: all of it); which ones: `pick`. */
   readonly episodes?: number;
+  /** Which `episodes` tasks when fewer than the split: `first` (default) or `stratified` over categories (envs/pick-tasks.ts; the CLI's default). */
+  readonly pick?: TaskPick;
+  /** Take the tasks in an order shuffled by `seed` (default false). */
+  readonly shuffle?: boolean;
   /** Episodes per task (default 1). */
   readonly samples?: number;
   readonly seed?: number;
@@ -53,7 +58,7 @@ export interface CollectedDemos {
 }
 
 /**
- * Runs an agent on the first `episodes` tasks of a split (`samples` each) through the rollout
+ * Runs an agent on `episodes` tasks of a split (`pick`) (`samples` each) through the rollout
  * system and returns the episodes as demos, in task then sample order: the same options give
  * the same demos. Aborted episodes are counted, never written; with `onlySuccess` only the
  * successful ones are kept. Rejects when `signal` aborts (no partial set).
@@ -67,11 +72,12 @@ export async function collectDemos(options: CollectDemosOptions): Promise<Collec
   const samples = options.samples ?? 1;
   if (!(Number.isInteger(samples) && samples >= 1)) throw new Error(`samples must be a positive integer, got ${samples}`);
   const all = env.tasks(split);
+  if (all.length === 0) throw new Error(`env "${env.spec.id}" has no ${split} tasks`);
   const count = options.episodes ?? all.length;
   if (!(Number.isInteger(count) && count >= 1)) throw new Error(`episodes must be a positive integer, got ${count}`);
   if (count > all.length) throw new Error(`the ${split} split of ${env.spec.id} has ${all.length} tasks; --episodes ${count} would repeat tasks (use --samples for more episodes per task)`);
   if (options.signal?.aborted) throw new Error(`collect stopped: ${stopReason(options.signal)}`);
-  const tasks = all.slice(0, count);
+  const tasks = pickTasks(env, split, { count, pick: options.pick ?? 'first', shuffle: options.shuffle === true, seed: options.seed ?? 0 });
   const slots = tasks.flatMap((taskId, t) => Array.from({ length: samples }, (_, s) => ({ taskId, key: t * samples + s })));
   let recorder: RecordingPolicy | undefined;
   const outputs = new Map<number, EpisodeOutput>();

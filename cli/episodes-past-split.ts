@@ -15,6 +15,7 @@ export interface EpisodesAgainstSplit {
 
 /** Throws when N is past the split without `repeat`; with it, the note to print (else undefined). */
 export function checkEpisodesAgainstSplit(c: EpisodesAgainstSplit): string | undefined {
+  if (c.tasks === 0) throw new Error(`env "${c.env}" has no ${c.split} tasks${c.split === 'test-templates' ? ' (held-out templates: the web env has them)' : ''}`);
   if (c.episodes <= c.tasks) return undefined;
   if (!c.repeat) {
     throw new Error(

@@ -18,7 +18,7 @@ export const DemoSchema = z.object({
   format: z.literal('actorgym-demo'),
   version: z.literal(1),
   env: z.string().min(1),
-  split: z.enum(['train', 'test']),
+  split: z.enum(['train', 'test', 'test-templates']),
   taskId: z.string().min(1),
   sample: z.int().min(0),
   agent: z.string(),

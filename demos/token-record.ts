@@ -43,7 +43,7 @@ export const TokenRecordSchema = z
     format: z.literal(TOKEN_RECORD_FORMAT),
     version: z.literal(1),
     env: z.string().min(1),
-    split: z.enum(['train', 'test']),
+    split: z.enum(['train', 'test', 'test-templates']),
     taskId: z.string(),
     /** The GRPO group: the task's index in the split; the episodes of one task in one run share it. */
     group: z.int().min(0),

@@ -9,10 +9,14 @@ import type { SymmetryGroups } from './symmetries.ts';
 export { checkSymmetryGroups, type SymmetryGroups } from './symmetries.ts';
 
 /**
- * Which half of an env's tasks: `train` for learning, `test` for held-out evaluation (never
- * sharing a task id).
+ * Which part of an env's tasks: `train` for learning, `test` for held-out evaluation (never
+ * sharing a task id), and `test-templates`, held-out evaluation on task templates that no train
+ * task uses (the web env has it; an env without it lists no tasks for it).
  */
-export type Split = 'train' | 'test';
+export type Split = 'train' | 'test' | 'test-templates';
+
+/** Every split name, for option choices and schemas. */
+export const SPLITS: readonly Split[] = ['train', 'test', 'test-templates'];
 
 /** JSON-serialisable values, for info fields that cross the wire. */
 export type JsonValue = string | number | boolean | null | readonly JsonValue[] | { readonly [key: string]: JsonValue };
@@ -25,8 +29,11 @@ export interface EnvSpec {
   readonly description: string;
   /** Default interaction horizon (maxTurns) when a run does not set one. */
   readonly defaultHorizon: number;
-  /** Number of tasks in each split. Task ids come from `EnvDefinition.tasks`. */
-  readonly splits: Readonly<Record<Split, number>>;
+  /**
+   * Number of tasks in each split. Task ids come from `EnvDefinition.tasks`. `test-templates` is
+   * optional: an env that declares none lists no tasks for it.
+   */
+  readonly splits: Readonly<Record<'train' | 'test', number>> & { readonly 'test-templates'?: number };
   /** The reward an episode gets on success is at most this (BabyAI: 1, SciWorld: 100 before scaling). */
   readonly maxReward: number;
   /**

@@ -1,6 +1,6 @@
 import './builtin.ts';
 
-export { EnvError, promptOf } from './contract.ts';
+export { EnvError, promptOf, SPLITS } from './contract.ts';
 export type {
   CondenseRules,
   Env,

@@ -21,13 +21,15 @@ export interface EvalConfig {
   readonly tasks: number;
   readonly seed: number;
   readonly horizon: number;
+  /** How the tasks were chosen when not the split's first `tasks` in order: `stratified`, `shuffled` or both (envs/pick-tasks.ts). */
+  readonly order?: string;
   /** The LLM judge of free-text answers (`openai:MODEL`), when one graded them (web env `--judge`). */
   readonly judge?: string;
   /** The agent options that change results, by flag name (never a credential). */
   readonly options?: Readonly<Record<string, OptionValue>>;
 }
 
-const FIELDS = ['env', 'split', 'agent', 'n', 'tasks', 'seed', 'horizon', 'judge'] as const satisfies readonly (keyof EvalConfig)[];
+const FIELDS = ['env', 'split', 'agent', 'n', 'tasks', 'seed', 'horizon', 'order', 'judge'] as const satisfies readonly (keyof EvalConfig)[];
 
 /**
  * The fields that differ, as `name: stored → wanted`; empty when the two agree. A directory

@@ -4,6 +4,7 @@
  * the (task, sample) pairs still without a result.
  */
 import type { Split } from '../envs/contract.ts';
+import { pickTasks } from '../envs/pick-tasks.ts';
 import type { RolloutSlot } from '../actors/rollout-system.ts';
 import { configDifferences, type EvalConfig } from './eval-config.ts';
 import { EvalError } from './eval-error.ts';
@@ -17,7 +18,7 @@ export interface EvalPlan {
   readonly split: Split;
   /** The whole split's tasks: a slot's key is `sample × |split| + task index`. */
   readonly splitTasks: readonly string[];
-  /** The tasks evaluated: the first `tasks` of the split. */
+  /** The tasks evaluated, in the order they run: `tasks` of the split, chosen by the pick (envs/pick-tasks.ts). */
   readonly taskIds: readonly string[];
 }
 
@@ -32,8 +33,12 @@ export function evalPlan(options: RunEvaluationOptions): EvalPlan {
   positive('samples', n);
   if (options.tasks !== undefined) positive('tasks', options.tasks);
   if (options.maxEpisodes !== undefined) positive('maxEpisodes', options.maxEpisodes);
-  const taskIds = splitTasks.slice(0, options.tasks ?? splitTasks.length);
+  const count = options.tasks ?? splitTasks.length;
+  const pick = options.pick ?? 'first';
+  const taskIds = pickTasks(env, split, { count, pick, shuffle: options.shuffle === true, seed: options.seed ?? 0 });
   if (taskIds.length === 0) throw new Error(`env "${env.spec.id}" has no ${split} tasks`);
+  // Recorded only when the tasks are not the split's first N in order, so older evaluations still resume.
+  const order = [pick === 'stratified' && count < splitTasks.length ? 'stratified' : '', options.shuffle ? 'shuffled' : ''].filter(Boolean).join(', ');
   const config: EvalConfig = {
     env: env.spec.id,
     split,
@@ -42,6 +47,7 @@ export function evalPlan(options: RunEvaluationOptions): EvalPlan {
     tasks: taskIds.length,
     seed: options.seed ?? 0,
     horizon: options.horizon ?? env.spec.defaultHorizon,
+    ...(order ? { order } : {}),
     ...(options.judge !== undefined ? { judge: options.judge } : {}),
     ...(options.agentOptions !== undefined ? { options: options.agentOptions } : {}),
   };
@@ -68,9 +74,11 @@ export function openEvalDir(dir: EvalDir, config: EvalConfig): void {
 /** The pairs without a result, sample-major, so an interrupted evaluation has whole passes over the tasks first. */
 export function missingSlots(plan: EvalPlan, done: ReadonlyMap<string, EvalEpisodeRecord>, maxEpisodes: number | undefined): RolloutSlot[] {
   const slots: RolloutSlot[] = [];
+  const indexOf = new Map(plan.splitTasks.map((taskId, index) => [taskId, index]));
   for (let sample = 0; sample < plan.config.n; sample++) {
-    plan.taskIds.forEach((taskId, index) => {
-      if (!done.has(pairKey(taskId, sample))) slots.push({ taskId, key: sample * plan.splitTasks.length + index });
+    plan.taskIds.forEach((taskId) => {
+      // The key is the task's index in the split, so a task keeps its seed whichever tasks are picked.
+      if (!done.has(pairKey(taskId, sample))) slots.push({ taskId, key: sample * plan.splitTasks.length + (indexOf.get(taskId) as number) });
     });
   }
   return slots.slice(0, maxEpisodes ?? slots.length);

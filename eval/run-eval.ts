@@ -14,6 +14,7 @@
  * const { results } = await runEvaluation({ env: getEnv('babyai'), agent: 'random', samples: 4, out: 'evals/babyai-random' });
  * console.log(results.avgAtN, results.passAtK['4'], results.categories);
  */
+import type { TaskPick } from '../envs/pick-tasks.ts';
 import type { Observable } from 'rxjs';
 import type { EnvDefinition, Split } from '../envs/contract.ts';
 import type { CallEnded, LlmUsage } from '../policy/llm/chat-types.ts';
@@ -40,8 +41,12 @@ export interface RunEvaluationOptions {
   readonly split?: Split;
   /** n: samples of each task. */
   readonly samples: number;
-  /** Evaluate the first `tasks` tasks of the split; default all of them. */
+  /** Evaluate `tasks` tasks of the split (which ones: `pick`); default all of them. */
   readonly tasks?: number;
+  /** Which `tasks` tasks when fewer than the split: `first` (default) or `stratified` over categories (envs/pick-tasks.ts; the CLI's default). */
+  readonly pick?: TaskPick;
+  /** Evaluate the tasks in an order shuffled by `seed` (default false). */
+  readonly shuffle?: boolean;
   /** The evaluation directory; created, or resumed when it holds this evaluation. */
   readonly out: string;
   /** Run seed; every (task, sample) derives its own from it. Default 0. */

@@ -15,7 +15,7 @@ import type { AbortReason, EpisodeOutcome, OutcomeCounts } from '../machines/out
 // The machines own these; the events carry them.
 export type { AbortReason, EpisodeOutcome, OutcomeCounts };
 
-export const SplitSchema = z.enum(['train', 'test']);
+export const SplitSchema = z.enum(['train', 'test', 'test-templates']);
 const _splitIsEnvSplit: [Split, z.infer<typeof SplitSchema>] extends [z.infer<typeof SplitSchema>, Split] ? true : false = true;
 void _splitIsEnvSplit;
 

@@ -1,6 +1,7 @@
 /** The rollout system's options and handle (actors/rollout-system.ts). */
 import type { Observable } from 'rxjs';
 import type { Env, EnvDefinition, Split } from '../../envs/contract.ts';
+import type { TaskPick } from '../../envs/pick-tasks.ts';
 import type { EpisodeOutput } from '../../machines/episode.machine.ts';
 import type { Schedule } from '../../machines/schedule.ts';
 import type { Policy } from '../../policy/policy.ts';
@@ -30,6 +31,14 @@ export interface RolloutSystemOptions {
   readonly split?: Split;
   /** Task slots to run; default the whole split (cycled when larger than the split). */
   readonly episodes?: number;
+  /**
+   * Which tasks `episodes` takes when it is fewer than the split (envs/pick-tasks.ts): `first`
+   * (default) the split's first N, `stratified` round-robin over the task categories (the CLI's
+   * default).
+   */
+  readonly pick?: TaskPick;
+  /** Run the tasks in an order shuffled by `seed` (the whole split, cycled, when `episodes` is past it). Default false. */
+  readonly shuffle?: boolean;
   /**
    * Exactly these slots instead of `episodes`: a resumed evaluation runs only what is missing,
    * and every slot keeps the seed and episode id it has in the full run.

@@ -1,5 +1,6 @@
 /** Step 1 of a rollout: the options checked and their defaults filled in, before any actor exists. */
-import type { Split } from '../../envs/contract.ts';
+import type { EnvDefinition, Split } from '../../envs/contract.ts';
+import { pickTasks } from '../../envs/pick-tasks.ts';
 import type { SlotSpec } from '../../machines/run.machine.ts';
 import { parseSchedule, type Schedule } from '../../machines/schedule.ts';
 import { systemClock, type RunClock } from '../clock.ts';
@@ -26,11 +27,12 @@ export function rolloutSettings(options: RolloutSystemOptions): RolloutSettings 
   const tasks = definition.tasks(split);
   if (tasks.length === 0) throw new Error(`env "${definition.spec.id}" has no ${split} tasks`);
   if (options.slots !== undefined && options.episodes !== undefined) throw new Error('give episodes or slots, not both');
-  const slots = options.slots ? explicitSlots(options.slots) : cycledSlots(tasks, options.episodes ?? tasks.length);
+  const seed = options.seed ?? 0;
+  const episodes = options.episodes ?? tasks.length;
+  const slots = options.slots ? explicitSlots(options.slots) : cycledSlots(taskOrder(definition, split, tasks, episodes, options, seed), episodes);
   const concurrency = options.concurrency ?? 16;
   if (!Number.isInteger(concurrency) || concurrency < 1) throw new Error(`concurrency must be a positive integer, got ${concurrency}`);
   const schedule = resolveSchedule(options.schedule, definition.spec.defaultHorizon);
-  const seed = options.seed ?? 0;
   return {
     split,
     slots,
@@ -53,6 +55,13 @@ export function resolveSchedule(schedule: Schedule | string | undefined, fallbac
   const parsed = parseSchedule(schedule);
   if (!parsed.ok) throw new Error(parsed.error);
   return parsed.value;
+}
+
+/** The tasks the slots cycle over: the split as listed, unless a pick or a shuffle chooses (envs/pick-tasks.ts). */
+function taskOrder(definition: EnvDefinition, split: Split, tasks: readonly string[], episodes: number, options: RolloutSystemOptions, seed: number): readonly string[] {
+  const picking = options.pick === 'stratified' && episodes < tasks.length;
+  if (!picking && !options.shuffle) return tasks;
+  return pickTasks(definition, split, { count: episodes, pick: options.pick ?? 'first', shuffle: options.shuffle === true, seed });
 }
 
 function cycledSlots(tasks: readonly string[], episodes: number): SlotSpec[] {

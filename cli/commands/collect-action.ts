@@ -70,6 +70,8 @@ export async function runCollect(options: CollectOptions): Promise<void> {
       concurrency: options.concurrency, onlySuccess: options.onlySuccess === true, envTimeoutMs: options.envTimeout,
       maxRetries: options.maxRetries, maxLostRetries: options.maxLostRetries, signal: stopper.signal, events,
       ...(options.episodes !== undefined ? { episodes: options.episodes } : {}),
+      pick: options.pick,
+      ...(options.shuffle ? { shuffle: true } : {}),
       ...(options.horizon !== undefined ? { horizon: options.horizon } : {}),
       ...(agent.agentTimeoutMs !== undefined ? { agentTimeoutMs: agent.agentTimeoutMs } : {}),
     }).catch((error: unknown) => {

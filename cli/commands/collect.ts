@@ -11,12 +11,15 @@ import { agentHelpText, agentOptionDescription, parseAgentSpec } from '../agent-
 import { addHfAgentOptions, addLlmOptions, type HfAgentFlags, type LlmFlags } from '../llm-options.ts';
 import { nonNegativeInt, positiveInt } from '../output.ts';
 import { addRemoteOptions, type RemoteFlags } from '../remote-options.ts';
+import { pickOption, shuffleOption, splitOption } from '../split-option.ts';
 
 export interface CollectOptions extends LlmFlags, HfAgentFlags, RemoteFlags {
   env: string;
   agent: string;
   split: Split;
   episodes?: number;
+  pick: 'stratified' | 'first';
+  shuffle?: boolean;
   samples: number;
   seed: number;
   horizon?: number;
@@ -54,8 +57,10 @@ export function registerCollect(program: Command): void {
     .description('run an agent and write its episodes as demonstrations for `sft` (our JSON lines or AgentGym\'s AgentTraj)')
     .requiredOption('--env <id>', 'environment id (see `actorgym envs`)')
     .option('--agent <agent>', agentOptionDescription(), parseAgentSpec, 'oracle')
-    .addOption(new Option('--split <split>', 'task split').choices(['train', 'test']).default('train'))
-    .option('--episodes <n>', 'tasks from the start of the split (default: all of them; at most the split size, --samples gives more episodes per task)', positiveInt('--episodes'))
+    .addOption(splitOption('train'))
+    .option('--episodes <n>', 'tasks of the split (default: all of them, in order; fewer are taken round-robin over the task categories; at most the split size, --samples gives more episodes per task)', positiveInt('--episodes'))
+    .addOption(pickOption('--episodes'))
+    .addOption(shuffleOption())
     .option('--samples <k>', 'episodes per task', positiveInt('--samples'), 1)
     .option('--seed <n>', 'run seed: the same seed writes the same demos', nonNegativeInt('--seed'), 0)
     .option('--horizon <turns>', 'max agent turns per episode (default: the env default)', positiveInt('--horizon'))

@@ -15,6 +15,8 @@ export function registerEnvs(program: Command): void {
         defaultHorizon: definition.spec.defaultHorizon,
         train: definition.spec.splits.train,
         test: definition.spec.splits.test,
+        // The held-out-template split, where an env has one (the web env).
+        ...(definition.spec.splits['test-templates'] !== undefined ? { testTemplates: definition.spec.splits['test-templates'] } : {}),
         oracle: definition.oracle !== undefined,
         // What `actorgym eval` reports Avg@n and Pass@k by: tasks per category of the test split.
         testCategories: Object.fromEntries(categoryCounts(definition, 'test').map(({ name, tasks }) => [name, tasks])),

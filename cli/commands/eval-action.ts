@@ -83,6 +83,8 @@ async function evaluate(options: EvalOptions, agentText: string, agent: Resolved
       split: options.split,
       samples: options.samples,
       ...(options.tasks !== undefined ? { tasks: options.tasks } : {}),
+      pick: options.pick,
+      ...(options.shuffle ? { shuffle: true } : {}),
       out,
       seed: options.seed,
       concurrency: options.concurrency,

@@ -12,6 +12,7 @@ import { addRemoteOptions, type RemoteFlags } from '../remote-options.ts';
 import { addJudgeOption, type JudgeFlags } from '../judge-option.ts';
 import { addHfAgentOptions, addLlmOptions, type HfAgentFlags, type LlmFlags } from '../llm-options.ts';
 import { nonNegativeInt, positiveInt } from '../output.ts';
+import { pickOption, shuffleOption, splitOption } from '../split-option.ts';
 
 export interface EvalOptions extends LlmFlags, HfAgentFlags, RemoteFlags, JudgeFlags {
   agent?: string;
@@ -20,6 +21,8 @@ export interface EvalOptions extends LlmFlags, HfAgentFlags, RemoteFlags, JudgeF
   split: Split;
   samples: number;
   tasks?: number;
+  pick: 'stratified' | 'first';
+  shuffle?: boolean;
   out?: string;
   horizon?: number;
   seed: number;
@@ -45,9 +48,11 @@ export function registerEval(program: Command): void {
     .option('--agent <agent>', agentOptionDescription(), parseAgentSpec)
     .option('--checkpoint <dir>', 'shorthand for --agent checkpoint:DIR (then --env defaults to the env it trained on)')
     .option('--env <id>', 'environment id (see `actorgym envs`)')
-    .addOption(new Option('--split <split>', 'task split').choices(['train', 'test']).default('test'))
+    .addOption(splitOption('test'))
     .option('--samples <n>', 'n: episodes of each task (Avg@n, Pass@1..n)', positiveInt('--samples'), 1)
-    .option('--tasks <n>', 'evaluate the first N tasks of the split (default: all; at most the split size, use --samples for more episodes per task)', positiveInt('--tasks'))
+    .option('--tasks <n>', 'evaluate N tasks of the split (default: all, in order; fewer are taken round-robin over the task categories; at most the split size, use --samples for more episodes per task)', positiveInt('--tasks'))
+    .addOption(pickOption('--tasks'))
+    .addOption(shuffleOption())
     .option('--out <dir>', 'evaluation directory: config.json, episodes.jsonl, results.json, results.md (default: evals/<env>-<agent>-<split>-n<samples>)')
     .option('--horizon <turns>', 'max agent turns per episode (default: the env default)', positiveInt('--horizon'))
     .option('--seed <n>', 'run seed; each (task, sample) derives its own, so a resumed run replays the same episodes', nonNegativeInt('--seed'), 0)

@@ -102,6 +102,8 @@ function createRollout(options: RolloutOptions, env: RolloutEnv, agent: Resolved
     agent: tokens?.recorder ?? agent.spec,
     split: options.split,
     ...(options.episodes !== undefined ? { episodes: options.episodes } : {}),
+    pick: options.pick,
+    ...(options.shuffle ? { shuffle: true } : {}),
     concurrency: options.concurrency,
     ...(options.horizon !== undefined ? { schedule: `fixed:${options.horizon}` } : {}),
     ...(options.schedule !== undefined ? { schedule: options.schedule } : {}),

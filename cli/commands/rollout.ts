@@ -12,12 +12,15 @@ import { addMaxAbortedOption } from '../max-aborted.ts';
 import { addRemoteOptions, type RemoteFlags } from '../remote-options.ts';
 import { addJudgeOption, type JudgeFlags } from '../judge-option.ts';
 import { addEventsPortOptions, type EventsPortFlags } from '../events-port.ts';
+import { pickOption, shuffleOption, splitOption } from '../split-option.ts';
 
 export interface RolloutOptions extends LlmFlags, HfAgentFlags, EventsPortFlags, RemoteFlags, JudgeFlags {
   env: string;
   agent: string;
   split: Split;
   episodes?: number;
+  pick: 'stratified' | 'first';
+  shuffle?: boolean;
   repeat?: boolean;
   concurrency: number;
   horizon?: number;
@@ -40,8 +43,10 @@ export function registerRollout(program: Command): void {
     .description('run episodes of an env with an agent and report success rate, mean reward and turns')
     .requiredOption('--env <id>', 'environment id (see `actorgym envs`)')
     .option('--agent <agent>', agentOptionDescription(), parseAgentSpec, 'random')
-    .addOption(new Option('--split <split>', 'task split').choices(['train', 'test']).default('test'))
-    .option('--episodes <n>', 'episodes to run, one per task from the start of the split (default: the whole split; past its size needs --repeat)', positiveInt('--episodes'))
+    .addOption(splitOption('test'))
+    .option('--episodes <n>', 'episodes to run, one per task (default: the whole split, in order; fewer take the tasks round-robin over the task categories; past its size needs --repeat)', positiveInt('--episodes'))
+    .addOption(pickOption('--episodes'))
+    .addOption(shuffleOption())
     .option('--repeat', 'with --episodes past the split size: run the tasks again, in order (said on stderr and as `repeated` in --json)')
     .option('--concurrency <n>', 'episodes running at once', positiveInt('--concurrency'), 16)
     .option('--horizon <turns>', 'max agent turns per episode (default: the env default)', positiveInt('--horizon'))

@@ -52,6 +52,7 @@ export function familyOf(taskId: string): Family {
 const splitCache = new Map<Split, readonly string[]>();
 
 export function babyaiTasks(split: Split): readonly string[] {
+  if (split === 'test-templates') return []; // BabyAI has no held-out templates
   let ids = splitCache.get(split);
   if (!ids) {
     const { first, count } = split === 'test' ? TEST_SEEDS : TRAIN_SEEDS;

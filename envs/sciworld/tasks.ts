@@ -74,6 +74,7 @@ const cache = new Map<Split, readonly string[]>();
 let testTaken: Map<FamilyDef, Set<string>> | undefined;
 
 export function sciworldTasks(split: Split): readonly string[] {
+  if (split === 'test-templates') return []; // SciWorld has no held-out templates
   const cached = cache.get(split);
   if (cached) return cached;
   if (!testTaken) {

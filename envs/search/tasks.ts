@@ -32,7 +32,7 @@ const SPLIT_SEED = 'search/splits/v1';
 
 interface Pool {
   readonly byId: ReadonlyMap<string, Question>;
-  readonly splits: Readonly<Record<Split, readonly string[]>>;
+  readonly splits: Readonly<Record<'train' | 'test', readonly string[]>>;
 }
 
 let cached: Pool | undefined;
@@ -58,6 +58,7 @@ function pool(): Pool {
 }
 
 export function searchTasks(split: Split): readonly string[] {
+  if (split === 'test-templates') return []; // Deep Search has no held-out templates
   return pool().splits[split];
 }
 

@@ -24,14 +24,15 @@ export function parseTaskId(taskId: string): string {
   return taskId;
 }
 
-let splits: Readonly<Record<Split, readonly string[]>> | undefined;
+let splits: Readonly<Record<'train' | 'test', readonly string[]>> | undefined;
 
 export function textcraftTasks(split: Split): readonly string[] {
+  if (split === 'test-templates') return []; // TextCraft has no held-out templates
   splits ??= drawSplits();
   return splits[split];
 }
 
-function drawSplits(): Readonly<Record<Split, readonly string[]>> {
+function drawSplits(): Readonly<Record<'train' | 'test', readonly string[]>> {
   const tree = craftingTree();
   const goals = tree.goals().map(([item]) => item).sort();
   const test: string[] = [];

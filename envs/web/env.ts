@@ -20,6 +20,8 @@ import type { SiteLease } from './shared-sites.ts';
 import type { AnswerJudge } from './tasks/judge.ts';
 import type { WebTask } from './tasks/task.ts';
 import { webTask } from './tasks/web-tasks.ts';
+import { objectiveText } from './tasks/objective-text.ts';
+import type { SiteName } from './site-urls.ts';
 import { errorMessage } from '../error-message.ts';
 
 export interface WebEnvOptions {
@@ -44,6 +46,8 @@ export interface WebEnvState {
   readonly steps: number;
   /** Base URL of the task's site. */
   readonly siteUrl: string;
+  /** Base URL of every site (a multi-site task's plan goes to the other one). */
+  readonly siteUrls: Readonly<Record<SiteName, string>>;
   /** URL of the current tab. */
   readonly url: string;
   /** The ids shown in the last observation. */
@@ -170,6 +174,7 @@ export class WebEnv implements Env {
       episode: this.episode,
       steps: this.steps,
       siteUrl: this.lease!.server.urls[task.site],
+      siteUrls: this.lease!.server.urls,
       url: this.url,
       elements: this.session?.shownElements ?? new Map(),
     };
@@ -186,7 +191,7 @@ export class WebEnv implements Env {
     const observation = await session.observe();
     this.url = observation.url;
     const task = this.task!;
-    const text = formatWebObservation(observation, task.objective, previousAction, message || undefined);
+    const text = formatWebObservation(observation, objectiveText(task.objective, this.lease!.server.urls), previousAction, message || undefined);
     const screenshot = this.options.screenshots ? (await session.screenshot({ type: 'jpeg', quality: 60 })).toString('base64') : undefined;
     return { text, info: { url: observation.url, site: task.site, ...(screenshot !== undefined ? { screenshot } : {}) } };
   }

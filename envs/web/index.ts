@@ -23,6 +23,9 @@ export const webSpec: EnvSpec = {
     get test() {
       return webTasks('test').length;
     },
+    get 'test-templates'() {
+      return webTasks('test-templates').length;
+    },
   },
   maxReward: 1,
 };

@@ -40,7 +40,7 @@ export class WebOracle implements Oracle {
     }
     const step = state.task.plan[this.index];
     if (!step) return 'stop []';
-    if ('goto' in step) return this.advance(`goto [${state.siteUrl}${step.goto}]`);
+    if ('goto' in step) return this.advance(`goto [${step.site ? state.siteUrls[step.site] : state.siteUrl}${step.goto}]`);
     if ('stop' in step) return this.advance(`stop [${step.stop}]`);
     const [kind, name] = target(step);
     const id = find(state.elements, ROLES[kind], name);

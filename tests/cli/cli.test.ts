@@ -9,11 +9,16 @@ describe('actorgym CLI (smoke)', () => {
     expect(envs.find((env) => env.id === 'babyai')).toMatchObject({ test: 90, defaultHorizon: 20, oracle: true });
     // Issue 27: listed without starting the sites or the browser (startup-modules.test.ts).
     expect(envs.find((env) => env.id === 'web')).toMatchObject({
-      train: 371,
-      test: 124,
+      // Issue 39 added multi-hop, multi-site (`multi/…`) and infeasible templates, and the held-out-template split.
+      train: 448,
+      test: 150,
+      testTemplates: 50,
       defaultHorizon: 15,
       oracle: true,
-      testCategories: { 'shop/info': 34, 'shop/nav': 15, 'shop/state': 16, 'forum/info': 24, 'forum/nav': 14, 'forum/state': 21 },
+      testCategories: {
+        'shop/info': 36, 'shop/nav': 15, 'shop/state': 16, 'forum/info': 30, 'forum/nav': 14, 'forum/state': 21,
+        'multi/state': 4, 'multi/info': 4, 'shop/infeasible': 4, 'forum/infeasible': 6,
+      },
     });
   });
 

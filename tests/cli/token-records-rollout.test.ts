@@ -10,6 +10,7 @@ import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { parseTokenRecords } from '../../demos/token-record.ts';
 import { getEnv } from '../../envs/index.ts';
+import { pickTasks } from '../../envs/pick-tasks.ts';
 import { loadHfTokenizer } from '../../policy/hf/tokenizer/index.ts';
 import { scriptedLogProb, startScriptedServer, type ScriptedServer } from '../policy/llm/scripted-completions-server.ts';
 import { runCli } from './run-cli.ts';
@@ -59,7 +60,9 @@ describe('rollout --format tokens (issue 38)', () => {
       expect(record.mask).toEqual(record.turns.flatMap((t) => [...t.promptIds.map(() => 0), ...t.responseIds.map(() => 1)]));
       expect(record.reward).toBeCloseTo(record.turns.reduce((sum, t) => sum + t.reward, 0));
     }
-    expect(new Set(records.map((r) => r.group))).toEqual(new Set([0, 1, 2]));
+    // Three tasks taken round-robin over the level families (issue 39): their groups are their split indices.
+    const test = getEnv('babyai').tasks('test');
+    expect(new Set(records.map((r) => r.group))).toEqual(new Set(pickTasks(getEnv('babyai'), 'test', { count: 3 }).map((id) => test.indexOf(id))));
   });
 
   it('counts drift on a server that re-tokenizes differently', async () => {

@@ -9,6 +9,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseTokenRecords } from '../../demos/token-record.ts';
+import { getEnv } from '../../envs/index.ts';
+import { pickTasks } from '../../envs/pick-tasks.ts';
 import { selectBackend } from '../../policy/backend.ts';
 import { sequenceLogProbs } from '../../policy/hf/sequence-log-probs.ts';
 import { loadServedHf, startHfPolicyServer, type HfServedModel, type LoadedServedHf } from '../../servers/policy-server/hf/index.ts';
@@ -43,7 +45,9 @@ describe('token records out (issue 38)', () => {
       expect(result.code, result.stderr).toBe(0);
       expect(JSON.parse(result.stdout)).toMatchObject({ format: 'tokens', written: 4, driftTurns: 0 });
       const records = parseTokenRecords(readFileSync(out, 'utf8'));
-      expect(records.map((r) => [r.group, r.sample])).toEqual([[0, 0], [0, 1], [1, 0], [1, 1]]);
+      // Two tasks taken round-robin over the level families (issue 39); a group is the task's index in the split.
+      const [a, b] = pickTasks(getEnv('babyai'), 'train', { count: 2 }).map((id) => getEnv('babyai').tasks('train').indexOf(id));
+      expect(records.map((r) => [r.group, r.sample])).toEqual([[a, 0], [a, 1], [b, 0], [b, 1]]);
       expect(records.every((r) => r.horizon === 2 && r.drift === 0 && r.split === 'train')).toBe(true);
       expect(new Set(records.slice(0, 2).map((r) => r.taskId)).size).toBe(1);
     } finally {

@@ -35,7 +35,7 @@ describe('actorgym serve web', () => {
     expect(pick.every((id) => id !== undefined)).toBe(true);
     const tasks = { train: [], test: pick as string[] };
     const summary = await createRolloutSystem({
-      env: { ...env, tasks: (split) => tasks[split] },
+      env: { ...env, tasks: (split) => (split === 'test-templates' ? [] : tasks[split]) },
       agent: 'oracle',
       split: 'test',
       episodes: 2,

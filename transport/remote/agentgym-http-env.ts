@@ -208,7 +208,7 @@ export interface AgentGymHttpDefinitionOptions extends AgentGymHttpEnvOptions {
    * Task ids per split. Default: `${spec.id}_${n}` with test tasks numbered first, then train,
    * which is the data_idx order of actorgym's server and fits the default `taskIndex`.
    */
-  readonly tasks?: Readonly<Record<Split, readonly string[]>>;
+  readonly tasks?: Readonly<Record<'train' | 'test', readonly string[]>> & { readonly 'test-templates'?: readonly string[] };
 }
 
 /** A registry definition whose instances are remote AgentGym HTTP envs. It has no oracle. */
@@ -218,5 +218,5 @@ export function agentGymHttpDefinition(baseUrl: string, options: AgentGymHttpDef
     test: Array.from({ length: spec.splits.test }, (_, i) => `${spec.id}_${i}`),
     train: Array.from({ length: spec.splits.train }, (_, i) => `${spec.id}_${spec.splits.test + i}`),
   };
-  return { spec, tasks: (split) => tasks[split], make: () => createAgentGymHttpEnv(baseUrl, options) };
+  return { spec, tasks: (split) => tasks[split] ?? [], make: () => createAgentGymHttpEnv(baseUrl, options) };
 }

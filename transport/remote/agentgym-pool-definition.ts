@@ -18,11 +18,11 @@ import type { EnvServerPoolOptions } from './ws-pool.ts';
 const WEBSHOP_SPEC: EnvSpec = { id: 'webshop', description: 'WebShop (AgentGym server)', defaultHorizon: 15, splits: { train: 0, test: 200 }, maxReward: 1 };
 
 /** data_idx of each split, by the rules of the doc's table: URL choice, else the numbering actorgym knows. */
-function splitIndices(envId: string, local: EnvDefinition | undefined, faithful: boolean, remote: AgentGymRemote): Record<Split, readonly number[]> {
+function splitIndices(envId: string, local: EnvDefinition | undefined, faithful: boolean, remote: AgentGymRemote): Record<'test' | 'train', readonly number[]> {
   if (remote.test !== undefined || remote.train !== undefined) return { test: remote.test ?? [], train: remote.train ?? [] };
   if (local !== undefined && faithful) {
     const order = agentGymTaskOrder(local);
-    const indices = (split: Split) => local.tasks(split).map((id) => order.dataIdxOf(id)).filter((n): n is number => n !== undefined);
+    const indices = (split: 'test' | 'train') => local.tasks(split).map((id) => order.dataIdxOf(id)).filter((n): n is number => n !== undefined);
     return { test: indices('test'), train: indices('train') };
   }
   if (local !== undefined) {
@@ -70,7 +70,8 @@ export async function agentGymPoolDefinition(
   const actorgym = isActorgymBanner(await firstBanner(remote.urls, callTimeoutMs));
   const faithful = local !== undefined && (actorgym || local.agentgymIndex !== undefined);
   const indices = splitIndices(envId, local, faithful, remote);
-  const tasks = { test: indices.test.map((n) => `${envId}_${n}`), train: indices.train.map((n) => `${envId}_${n}`) };
+  // AgentGym's servers number train and test tasks only: actorgym's held-out-template split has no data_idx there.
+  const tasks: Readonly<Record<Split, readonly string[]>> = { test: indices.test.map((n) => `${envId}_${n}`), train: indices.train.map((n) => `${envId}_${n}`), 'test-templates': [] };
   const base = local?.spec ?? (envId === 'webshop' ? WEBSHOP_SPEC : { id: envId, description: `${envId} (AgentGym server)`, defaultHorizon: 30, maxReward: 1, splits: { test: 0, train: 0 } });
   const spec: EnvSpec = { ...base, maxReward: 1, splits: { test: tasks.test.length, train: tasks.train.length } };
   const flavor: AgentGymFlavor = (AGENTGYM_FLAVORS as readonly string[]).includes(envId) ? (envId as AgentGymFlavor) : 'generic';

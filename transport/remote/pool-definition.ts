@@ -34,12 +34,16 @@ export async function poolEnvDefinition(urls: readonly string[], envId: string, 
   const pool = await EnvServerPool.open(urls, envId, options);
   try {
     const connection = pool.anyConnection();
-    const [train, test] = await Promise.all([connection.tasks(envId, 'train'), connection.tasks(envId, 'test')]);
     const { spec, hasOracle } = pool.info;
+    // The held-out-template split only where the served env declares it (older servers do not know the name).
+    const [train, test, templates] = await Promise.all([
+      connection.tasks(envId, 'train'), connection.tasks(envId, 'test'),
+      spec.splits['test-templates'] ? connection.tasks(envId, 'test-templates') : [],
+    ]);
     const definition: PoolEnvDefinition = {
       spec,
       pool,
-      tasks: (split) => (split === 'train' ? train : test),
+      tasks: (split) => (split === 'train' ? train : split === 'test' ? test : templates),
       make: () => new PooledEnv(spec, envId, pool),
       isReachable: () => pool.reachable,
       whenReachable: (signal) => pool.whenReachable(signal),

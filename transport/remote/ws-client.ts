@@ -176,10 +176,12 @@ export async function remoteEnvDefinition(
       connection.tasks(envId, 'train'),
       connection.tasks(envId, 'test'),
     ]);
+    // The held-out-template split only where the served env declares it (older servers do not know the name).
+    const templates = info.spec.splits['test-templates'] ? await connection.tasks(envId, 'test-templates') : [];
     const definition: RemoteEnvDefinition = {
       spec: info.spec,
       connection,
-      tasks: (split) => (split === 'train' ? train : test),
+      tasks: (split) => (split === 'train' ? train : split === 'test' ? test : templates),
       make: () => connection.makeEnv(envId),
       close: () => connection.close(),
     };

@@ -16,7 +16,7 @@ const instance = z.string().min(1).max(64);
 
 export const EnvRequestSchema = z.discriminatedUnion('op', [
   z.object({ id: RequestIdSchema, op: z.literal('spec'), env: envId }),
-  z.object({ id: RequestIdSchema, op: z.literal('tasks'), env: envId, split: z.enum(['train', 'test']) }),
+  z.object({ id: RequestIdSchema, op: z.literal('tasks'), env: envId, split: z.enum(['train', 'test', 'test-templates']) }),
   z.object({ id: RequestIdSchema, op: z.literal('create'), env: envId }),
   z.object({
     id: RequestIdSchema,
@@ -49,7 +49,7 @@ export const EnvSpecSchema: z.ZodType<EnvSpec> = z.object({
   id: z.string(),
   description: z.string(),
   defaultHorizon: z.int().min(1),
-  splits: z.object({ train: z.int().min(0), test: z.int().min(0) }),
+  splits: z.object({ train: z.int().min(0), test: z.int().min(0), 'test-templates': z.int().min(0).exactOptional() }),
   maxReward: z.number(),
   symmetries: z.array(z.array(z.string().regex(/^\w+$/)).min(2)).exactOptional(),
 });

@@ -1,7 +1,7 @@
 /** The forum's information-seeking templates: facts read off post pages, listings and profiles. */
 import type { Split } from '../../contract.ts';
 import { forumEntities, toPost, uniquelyTitled, type ForumPost, type ForumUser } from './forum-entities.ts';
-import { draw, pools } from './seeded.ts';
+import { draw, pools, type EntitySplit } from './seeded.ts';
 import { asking } from './answer-forms.ts';
 import { makeTask, type WebPlanStep, type WebTask } from './task.ts';
 
@@ -12,11 +12,11 @@ export function forumInfoTasks(): WebTask[] {
   const { posts, forums, users } = forumEntities();
   const tasks: WebTask[] = [];
   const titled = pools(uniquelyTitled(), (p) => p.test);
-  const byPost = (template: string, counts: Record<Split, number>, make: (p: ForumPost, split: Split) => WebTask) => {
+  const byPost = (template: string, counts: Record<EntitySplit, number>, make: (p: ForumPost, split: Split) => WebTask) => {
     const drawn = draw(template, titled, counts);
     for (const split of ['train', 'test'] as const) for (const p of drawn[split]) tasks.push(make(p, split));
   };
-  const byUser = (template: string, counts: Record<Split, number>, make: (u: ForumUser, split: Split) => WebTask) => {
+  const byUser = (template: string, counts: Record<EntitySplit, number>, make: (u: ForumUser, split: Split) => WebTask) => {
     const drawn = draw(template, pools(users.filter((u) => u.id !== 1 && u.postCount > 0), (u) => u.test), counts);
     for (const split of ['train', 'test'] as const) for (const u of drawn[split]) tasks.push(make(u, split));
   };

@@ -1,7 +1,7 @@
 /** The forum's state-change templates: vote on a post, comment on it, create a post. */
 import type { Split } from '../../contract.ts';
 import { forumEntities, forumSeededMax, toPost, uniquelyTitled, type ForumPost } from './forum-entities.ts';
-import { draw, pools } from './seeded.ts';
+import { draw, pools, type EntitySplit } from './seeded.ts';
 import { makeTask, type DbEvaluator, type WebPlanStep, type WebTask } from './task.ts';
 
 const state = (template: string, n: number, split: Split, objective: string, evaluator: DbEvaluator, plan: WebPlanStep[]) =>
@@ -26,7 +26,7 @@ export function forumStateTasks(): WebTask[] {
   const tasks: WebTask[] = [];
   // A post the user has not voted on, so one click casts the vote (a second would take it back).
   const unvoted = pools(uniquelyTitled().filter((p) => p.myVote === 0), (p) => p.test);
-  const byPost = (template: string, counts: Record<Split, number>, make: (p: ForumPost, split: Split) => WebTask) => {
+  const byPost = (template: string, counts: Record<EntitySplit, number>, make: (p: ForumPost, split: Split) => WebTask) => {
     const drawn = draw(template, unvoted, counts);
     for (const split of ['train', 'test'] as const) for (const p of drawn[split]) tasks.push(make(p, split));
   };

@@ -21,6 +21,12 @@ export function forumData(): ForumData {
   return forum;
 }
 
+/**
+ * The splits a template's entities are drawn into: train, and test with entities held out. The
+ * third split, `test-templates`, holds whole templates out instead (web-tasks.ts).
+ */
+export type EntitySplit = Exclude<Split, 'test-templates'>;
+
 /** Categories and sub-forums whose tasks are test-only (every task naming them is in test). */
 export const TEST_CATEGORIES: readonly string[] = ['books', 'pet-supplies'];
 export const TEST_FORUMS: readonly string[] = ['science', 'music'];
@@ -34,8 +40,8 @@ export function heldOut(key: string): boolean {
  * Takes `counts[split]` entities of each split's pool, in a shuffle seeded by the template name,
  * so a template's tasks are fixed and adding a template does not change the others.
  */
-export function draw<T>(template: string, pools: Readonly<Record<Split, readonly T[]>>, counts: Readonly<Record<Split, number>>): Record<Split, T[]> {
-  const out = {} as Record<Split, T[]>;
+export function draw<T>(template: string, pools: Readonly<Record<EntitySplit, readonly T[]>>, counts: Readonly<Record<EntitySplit, number>>): Record<EntitySplit, T[]> {
+  const out = {} as Record<EntitySplit, T[]>;
   for (const split of ['train', 'test'] as const) {
     const pool = pools[split];
     if (pool.length < counts[split]) throw new Error(`web task template ${template}: only ${pool.length} ${split} entities for ${counts[split]} tasks`);
@@ -45,6 +51,6 @@ export function draw<T>(template: string, pools: Readonly<Record<Split, readonly
 }
 
 /** Splits `items` into the two pools by `isTest`. */
-export function pools<T>(items: readonly T[], isTest: (item: T) => boolean): Record<Split, T[]> {
+export function pools<T>(items: readonly T[], isTest: (item: T) => boolean): Record<EntitySplit, T[]> {
   return { train: items.filter((i) => !isTest(i)), test: items.filter(isTest) };
 }

@@ -2,7 +2,7 @@
 import type { Split } from '../../contract.ts';
 import { SORTS } from '../sites/shop/queries.ts';
 import { PAGE_SIZE } from '../sites/page-sizes.ts';
-import { draw, pools } from './seeded.ts';
+import { draw, pools, type EntitySplit } from './seeded.ts';
 import { price, shopEntities, toProduct, type ShopCategory, type ShopProduct } from './shop-entities.ts';
 import { asking } from './answer-forms.ts';
 import { makeTask, type WebPlanStep, type WebTask } from './task.ts';
@@ -24,7 +24,7 @@ function lastOnPageTwo(inCategory: readonly ShopProduct[], brand: string): boole
 export function shopInfoTasks(): WebTask[] {
   const { products, categories, orders } = shopEntities();
   const tasks: WebTask[] = [];
-  const byProduct = (template: string, pool: (p: ShopProduct) => boolean, counts: Record<Split, number>, make: (p: ShopProduct, split: Split) => WebTask) => {
+  const byProduct = (template: string, pool: (p: ShopProduct) => boolean, counts: Record<EntitySplit, number>, make: (p: ShopProduct, split: Split) => WebTask) => {
     const drawn = draw(template, pools(products.filter(pool), (p) => p.test), counts);
     for (const split of ['train', 'test'] as const) for (const p of drawn[split]) tasks.push(make(p, split));
   };

@@ -3,7 +3,7 @@ import type { Split } from '../../contract.ts';
 import { Rng } from '../../rng.ts';
 import { money } from '../sites/format.ts';
 import { SHIPPING_METHODS } from '../sites/shop/schema.ts';
-import { draw, pools } from './seeded.ts';
+import { draw, pools, type EntitySplit } from './seeded.ts';
 import { shopEntities, shopSeededMax, toProduct, type ShopProduct } from './shop-entities.ts';
 import { makeTask, type DbEvaluator, type WebPlanStep, type WebTask } from './task.ts';
 
@@ -24,7 +24,7 @@ export function shopStateTasks(): WebTask[] {
   const { products } = shopEntities();
   const seeded = shopSeededMax();
   const tasks: WebTask[] = [];
-  const byProduct = (template: string, pool: (p: ShopProduct) => boolean, counts: Record<Split, number>, make: (p: ShopProduct, split: Split, rng: Rng) => WebTask) => {
+  const byProduct = (template: string, pool: (p: ShopProduct) => boolean, counts: Record<EntitySplit, number>, make: (p: ShopProduct, split: Split, rng: Rng) => WebTask) => {
     const drawn = draw(template, pools(products.filter(pool), (p) => p.test), counts);
     for (const split of ['train', 'test'] as const) for (const p of drawn[split]) tasks.push(make(p, split, Rng.fromString(`web/tasks/${template}/${p.id}`)));
   };

@@ -9,8 +9,9 @@ import type { Split } from '../../contract.ts';
 import type { SiteName } from '../site-urls.ts';
 import type { Vocabulary } from './vocabularies.ts';
 
-export type WebTaskKind = 'info' | 'nav' | 'state';
-export const WEB_TASK_KINDS: readonly WebTaskKind[] = ['info', 'nav', 'state'];
+/** `infeasible`: asks for what the sites do not have; the right answer is `N/A` (WebArena's convention). */
+export type WebTaskKind = 'info' | 'nav' | 'state' | 'infeasible';
+export const WEB_TASK_KINDS: readonly WebTaskKind[] = ['info', 'nav', 'state', 'infeasible'];
 
 /**
  * The answer given with `stop [answer]`. WebArena's three string matches, and typed matches that
@@ -81,8 +82,8 @@ export type WebEvaluator = AnswerEvaluator | UrlEvaluator | DbEvaluator;
  * (a link's text, a button's text or aria-label, an input's label), matched exactly.
  */
 export type WebPlanStep =
-  /** Open a path of the task's site (`goto [base + path]`). */
-  | { readonly goto: string }
+  /** Open a path of the task's site, or of `site` when given (`goto [base + path]`). */
+  | { readonly goto: string; readonly site?: SiteName }
   /** Click the link with this name. */
   | { readonly clickLink: string }
   /** Click the button with this name (submits its form). */
@@ -97,11 +98,21 @@ export type WebPlanStep =
   | { readonly stop: string };
 
 export interface WebTask {
-  /** `${site}/${kind}/${template}/${n}`, e.g. `shop/info/cheapest-in-category/3`. */
+  /**
+   * `${site}/${kind}/${template}/${n}`, e.g. `shop/info/cheapest-in-category/3`; a task across
+   * both sites reads `multi/${kind}/${template}/${n}` (tasks/cross-site.ts).
+   */
   readonly id: string;
+  /** The site the episode starts on (and whose database a state task checks). */
   readonly site: SiteName;
+  /**
+   * Every site the task needs, the start site first; absent means `[site]` (`taskSites`). A
+   * multi-site objective names the other site's address as `__SHOP__` / `__FORUM__`
+   * (WebArena's placeholders), which the env fills in (tasks/objective-text.ts).
+   */
+  readonly sites?: readonly SiteName[];
   readonly kind: WebTaskKind;
-  /** `${site}/${kind}`, the evaluation category. */
+  /** `${site}/${kind}` (`multi/${kind}` across sites), the evaluation category. */
   readonly category: string;
   readonly template: string;
   readonly split: Split;
@@ -137,4 +148,9 @@ export type TaskDraft = Omit<WebTask, 'id' | 'category' | 'split' | 'site' | 'ki
 
 export function makeTask(site: SiteName, kind: WebTaskKind, template: string, n: number | string, split: Split, draft: TaskDraft): WebTask {
   return { id: `${site}/${kind}/${template}/${n}`, site, kind, category: `${site}/${kind}`, template, split, ...draft };
+}
+
+/** The sites a task needs: its `sites`, else its start site alone. */
+export function taskSites(task: Pick<WebTask, 'site' | 'sites'>): readonly SiteName[] {
+  return task.sites ?? [task.site];
 }

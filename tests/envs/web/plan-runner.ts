@@ -3,6 +3,7 @@
  * reading the HTML the sites serve: a link or button is found by its accessible name (text or
  * aria-label), a field by its <label>, a form is submitted with its hidden inputs and defaults.
  * A step that names nothing on the page throws, so a passing run proves the plan fits the site.
+ * A `goto` with a `site` moves to that site (a multi-site task's plan); later steps act there.
  */
 import type { SiteName, SiteServer } from '../../../envs/web/site-server.ts';
 import type { WebPlanStep } from '../../../envs/web/tasks/index.ts';
@@ -23,7 +24,8 @@ const attr = (tag: string, name: string) => {
   return m ? decode(m[1] ?? '') : undefined;
 };
 
-export async function runPlan(server: SiteServer, id: string, site: SiteName, startPath: string, plan: readonly WebPlanStep[]): Promise<PlanEnd> {
+export async function runPlan(server: SiteServer, id: string, startSite: SiteName, startPath: string, plan: readonly WebPlanStep[]): Promise<PlanEnd> {
+  let site = startSite;
   let path = '';
   let html = '';
   let pending = new Map<string, string>();
@@ -53,7 +55,10 @@ export async function runPlan(server: SiteServer, id: string, site: SiteName, st
 
   await open(startPath);
   for (const step of plan) {
-    if ('goto' in step) await open(step.goto);
+    if ('goto' in step) {
+      site = step.site ?? startSite;
+      await open(step.goto);
+    }
     else if ('clickLink' in step) {
       const links = [...html.matchAll(/<a\b([^>]*)>([\s\S]*?)<\/a>/g)].filter((m) => textOf(m[2] ?? '') === step.clickLink || attr(m[1] ?? '', 'aria-label') === step.clickLink);
       const hrefs = [...new Set(links.map((m) => attr(m[1] ?? '', 'href')))];

@@ -8,6 +8,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSiteServer, type SiteServer } from '../../../envs/web/site-server.ts';
 import { allWebTasks, evaluateWebTask, type WebTask } from '../../../envs/web/tasks/index.ts';
 import { runPlan } from './plan-runner.ts';
+import { crossSiteTasks } from '../../../envs/web/tasks/cross-site.ts';
+import { infeasibleTasks } from '../../../envs/web/tasks/infeasible.ts';
+import { multiHopTasks } from '../../../envs/web/tasks/multi-hop.ts';
 
 let server: SiteServer;
 let shared: string;
@@ -20,10 +23,13 @@ afterAll(() => server.close());
 
 const decoded = (html: string) => html.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, '&').replace(/<[^>]*>/g, ' ');
 const ofKind = (kind: WebTask['kind']) => allWebTasks().filter((t) => t.kind === kind);
+// The harder templates of issue 39 (multi-hop, multi-site, infeasible) are followed by tasks-breadth.test.ts.
+const harder = new Set([...multiHopTasks(), ...crossSiteTasks(), ...infeasibleTasks()].map((t) => t.id));
+const original = (t: WebTask) => !harder.has(t.id);
 
 describe('web task plans over HTTP', () => {
   it('info plans end on a page that shows the answer, and the evaluator takes the plan answer', async () => {
-    for (const task of ofKind('info')) {
+    for (const task of ofKind('info').filter(original)) {
       const end = await runPlan(server, shared, task.site, task.startPath, task.plan);
       expect(end.answer, task.id).not.toBe('');
       expect(decoded(end.html), `${task.id}: answer on ${end.path}`).toContain(end.answer);
@@ -41,7 +47,7 @@ describe('web task plans over HTTP', () => {
   });
 
   it('state-change plans, each on its own instance, pass their evaluator; the reset instance fails it', async () => {
-    const tasks = ofKind('state');
+    const tasks = ofKind('state').filter(original);
     await Promise.all(tasks.map(async (task) => {
       const id = server.createInstance();
       try {

@@ -17,7 +17,7 @@ import { lastUserTurn, scriptedWebReply, type WebPlayerFlaw } from '../../../exp
 const dir = mkdtempSync(path.join(tmpdir(), 'actorgym-web-llm-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-// The first three test tasks: shop/info/price/197, /63 and /312.
+// The first three test tasks (`--pick first`; the default picks across categories): shop/info/price/197, /63 and /312.
 const flaw = (objective: string): WebPlayerFlaw =>
   objective.includes('Oakmere Premium Kettle, Green') ? 'wrong-answer' : objective.includes('Bloomwise Premium Planter, Blue') ? 'no-block-first' : 'none';
 
@@ -36,7 +36,7 @@ describe('eval --env web --agent openai:MODEL (issue 27)', () => {
     try {
       const out = path.join(dir, 'eval');
       const result = await runCli(['eval', '--env', 'web', '--agent', 'openai:scripted', '--base-url', server.baseURL, '--split', 'test',
-        '--tasks', '3', '--samples', '1', '--horizon', '8', '--concurrency', '3', '--llm-retries', '0', '--out', out, '--json']);
+        '--tasks', '3', '--pick', 'first', '--samples', '1', '--horizon', '8', '--concurrency', '3', '--llm-retries', '0', '--out', out, '--json']);
       expect(result.code, result.stderr).toBe(0);
       const results = JSON.parse(result.stdout);
       expect(results).toMatchObject({ env: 'web', agent: 'openai:scripted', tasks: 3, missing: 0, outcomes: { success: 2, failure: 1, truncated: 0, aborted: 0 } });
