@@ -35,8 +35,11 @@ export interface EnvServerOptions {
   readonly host?: string;
   /** The env family of an id; throws `EnvError('ENV_UNKNOWN')` for ids it does not serve. */
   readonly resolveEnv: (id: string) => EnvDefinition;
-  /** Bearer token every connection must present; none means no authentication. */
-  readonly token?: string;
+  /**
+   * Bearer token every connection must present; none means no authentication. Several: any of
+   * them admits, and each is its own client for `maxInstancesPerClient`.
+   */
+  readonly token?: string | readonly string[];
   /** Ping interval (ms); a peer that misses a pong is terminated. 0 disables. Default 30 000. */
   readonly heartbeatMs?: number;
   /** Largest inbound frame (bytes); a bigger one closes that connection with 1009. Default 1 MiB. */
@@ -55,10 +58,14 @@ export interface EnvServerOptions {
   readonly maxTotalBufferedBytes?: number;
   /** Browser origins allowed besides the server's own loopback pages (`*`: any); programs always pass. Default none. */
   readonly allowOrigins?: readonly string[];
-  /** A TCP connection not upgraded within this many ms is destroyed. Default 10 000. */
+  /** A TCP connection not upgraded within this many ms is destroyed. Default 5 000. */
   readonly handshakeTimeoutMs?: number;
-  /** TCP connections at once. Default 512. */
+  /** Upgraded connections at once; an upgrade past it is refused with 503. Default 512. */
   readonly maxConnections?: number;
+  /** Connections not upgraded yet; past it the oldest is closed. Default 128. */
+  readonly maxPendingConnections?: number;
+  /** Connections not upgraded yet from one address (IPv6: one /64); past it its oldest is closed. Default 16. */
+  readonly maxPendingPerAddress?: number;
   /** One JSON line per connection event (`createOpsLog`); default none. */
   readonly log?: OpsLog;
   /** Called once the server listens. */
@@ -73,6 +80,10 @@ export interface EnvServerStats {
   readonly connections: number;
   /** TCP connections open now, upgraded or not (what `maxConnections` caps). */
   readonly tcpConnections: number;
+  /** TCP connections not upgraded yet (idle, mid-handshake, health probes). */
+  readonly pendingConnections: number;
+  /** Connections not upgraded in time, or closed as the oldest past a pending cap, since start. */
+  readonly pendingClosed: number;
   /** Env instances open now, over all connections. */
   readonly instances: number;
   /** Frames received since start. */
@@ -152,6 +163,8 @@ function listenOptions(options: EnvServerOptions, log: OpsLog, connections: EnvC
     ...(options.allowOrigins ? { allowOrigins: options.allowOrigins } : {}),
     ...(options.handshakeTimeoutMs !== undefined ? { handshakeTimeoutMs: options.handshakeTimeoutMs } : {}),
     ...(options.maxConnections !== undefined ? { maxConnections: options.maxConnections } : {}),
+    ...(options.maxPendingConnections !== undefined ? { maxPendingConnections: options.maxPendingConnections } : {}),
+    ...(options.maxPendingPerAddress !== undefined ? { maxPendingPerAddress: options.maxPendingPerAddress } : {}),
     log,
     health: () => connections.health(),
   };
@@ -190,6 +203,8 @@ class EnvServer implements EnvServerHandle {
     return {
       connections: connections.size,
       tcpConnections: listener.connections(),
+      pendingConnections: listener.pending().open,
+      pendingClosed: listener.pending().closedByDeadline + listener.pending().evicted,
       ...connections.counters,
       bufferedBytes: connections.outbound.bytes,
       peakBufferedBytes: connections.outbound.peak,

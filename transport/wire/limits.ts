@@ -4,13 +4,26 @@
  * `maxPayload`, no heartbeat), so each one is set explicitly here.
  */
 
-/** Servers: a TCP connection that has not completed its HTTP request or WebSocket upgrade within this many ms is destroyed (also node's `headersTimeout` and `requestTimeout`). */
-export const SERVER_HANDSHAKE_TIMEOUT_MS = 10_000;
 /**
- * Servers: TCP connections open at once, upgraded or not; more are closed as soon as they are
- * accepted. Each costs a file descriptor: keep it well below `ulimit -n` (often 1 024).
+ * Servers: a TCP connection that has not completed its WebSocket upgrade within this many ms is
+ * destroyed (also node's `headersTimeout` and `requestTimeout`). An honest client upgrades within
+ * milliseconds; 5 s leaves room for a slow network and a loaded server.
+ */
+export const SERVER_HANDSHAKE_TIMEOUT_MS = 5_000;
+/**
+ * Servers: upgraded (authenticated) peers at once; an upgrade past it is refused with 503.
+ * Sockets still in their handshake do not count (they have their own budget, below). Each
+ * costs a file descriptor: keep this plus twice the pending cap below `ulimit -n` (often 1 024).
  */
 export const SERVER_MAX_CONNECTIONS = 512;
+/**
+ * Servers: connections not upgraded yet (idle, mid-handshake, plain HTTP such as health
+ * probes), over all addresses; a new one past it closes the oldest, so a new client always gets
+ * its chance while idle sockets age out first.
+ */
+export const SERVER_MAX_PENDING_CONNECTIONS = 128;
+/** Servers: connections not upgraded yet from one remote address (IPv6: one /64); a new one past it closes that address's oldest. */
+export const SERVER_MAX_PENDING_PER_ADDRESS = 16;
 /** Servers: how long peers get to answer a closing handshake the server started before their sockets are destroyed (ms). */
 export const SERVER_CLOSE_GRACE_MS = 1_000;
 /** Servers: the longest a drain (SIGTERM) waits for running calls and episodes before closing every peer (ms). */
