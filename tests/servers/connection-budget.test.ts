@@ -6,9 +6,12 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { spreadAddress, startIdleFlood, type IdleFlood } from '../../bench/flood-peers.ts';
+import { startAgentGymHttpServer } from '../../servers/agentgym-http/agentgym-http-server.ts';
 import { startEnvServer } from '../../servers/env-server/env-server.ts';
 import { addressKey } from '../../servers/listener/pending-sockets.ts';
 import { connectEnvServer } from '../../transport/remote/ws-client.ts';
+import { fakeCounterDefinition } from '../transport/agentgym-fake-env.ts';
+import { request } from '../transport/agentgym-http-request.ts';
 import { counterDefinition, resolver } from '../transport/fake-env.ts';
 import { accepted, getJson, refusal } from '../transport/http-probe.ts';
 import { until } from '../transport/raw-peer.ts';
@@ -69,6 +72,27 @@ describe('the budget of unauthenticated connections (issue 40, finding 1)', () =
       expect(idle.closedByServer()).toBeGreaterThanOrEqual(200 - 32);
       expect(server.stats().tcpConnections).toBeLessThanOrEqual(16 + 2 * 32);
       expect((await getJson(server.url, '/readyz')).status).toBe(200);
+    }, 20_000);
+  }
+
+  for (const from of ['one', 'spread'] as const) {
+    it(`AgentGym HTTP: answers every honest request past 200 idle sockets from ${from === 'one' ? 'one address' : '127.0.0.0/8'}`, async () => {
+      const server = await startAgentGymHttpServer({
+        port: 0, definition: fakeCounterDefinition(), token: 's3cret', maxConnections: 16, maxPendingConnections: 32, maxPendingPerAddress: 8,
+      });
+      cleanup.push(() => server.close());
+      const idle = await flood(server.port, 200, from);
+      const auth = { authorization: 'Bearer s3cret' };
+      const statuses: number[] = [];
+      for (let i = 0; i < 20; i++) {
+        const created = await request(`${server.url}/create`, { body: {}, headers: auth }).catch(() => ({ status: 0, json: undefined }));
+        statuses.push(created.status);
+        const id = (created.json as { id?: number } | undefined)?.id;
+        if (id !== undefined) statuses.push((await request(`${server.url}/close`, { body: { id }, headers: auth }).catch(() => ({ status: 0 }))).status);
+      }
+      expect(statuses).toEqual(Array(40).fill(200));
+      expect(idle.closedByServer()).toBeGreaterThanOrEqual(200 - 32);
+      expect(server.stats()).toMatchObject({ instances: 0 });
     }, 20_000);
   }
 
