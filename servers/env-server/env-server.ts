@@ -10,8 +10,13 @@
  */
 import type { EnvDefinition } from '../../envs/contract.ts';
 import {
+  ENV_SERVER_FRAME_BUDGET,
   ENV_SERVER_MAX_BUFFERED_BYTES,
   ENV_SERVER_MAX_INSTANCES,
+  ENV_SERVER_MAX_INSTANCES_PER_CLIENT,
+  ENV_SERVER_MAX_QUEUED_BYTES,
+  ENV_SERVER_MAX_QUEUED_FRAMES,
+  ENV_SERVER_PAUSE_BUFFERED_BYTES,
   ENV_SERVER_MAX_PAYLOAD,
   ENV_SERVER_MAX_TOTAL_BUFFERED_BYTES,
   MAX_INSTANCES_PER_CONNECTION,
@@ -48,6 +53,15 @@ export interface EnvServerOptions {
   readonly maxInstancesPerConnection?: number;
   /** Instances over all connections; `/readyz` answers 503 while at it. Default 4 096. */
   readonly maxInstances?: number;
+  /** Instances one client (a token, or an address without a token) holds over all its connections. Default 2 048. */
+  readonly maxInstancesPerClient?: number;
+  /**
+   * Frames per second over all connections, shared round-robin, with at most `sliceMs` of frame
+   * work per event-loop turn; `false` disables. Default `ENV_SERVER_FRAME_BUDGET` (100 000/s).
+   */
+  readonly frameBudget?: { readonly perSecond: number; readonly burst: number; readonly sliceMs: number } | false;
+  /** Reply bytes waiting for one peer past which its frames wait for it to read. Default 1 MiB. */
+  readonly pauseBufferedBytes?: number;
   /** Deadline of one reset/step/oracle (ms); past it the reply is ENV_TIMEOUT. Default 60 000. */
   readonly callTimeoutMs?: number;
   /** Per-connection token bucket; `false` disables. Default `RATE_LIMIT` (transport/wire/limits.ts). */
@@ -132,7 +146,7 @@ export async function startEnvServer(options: EnvServerOptions): Promise<EnvServ
   const log = options.log ?? (() => {});
   const connections = new EnvConnections(connectionOptions(options, log));
   const listener = await listenWebSocket(listenOptions(options, log, connections), (ws, _request, socket, peer) =>
-    connections.accept(ws, socket, peer.peer),
+    connections.accept(ws, socket, peer),
   );
   connections.startSweep();
   options.onListening?.({ port: listener.port, url: listener.url });
@@ -144,10 +158,15 @@ function connectionOptions(options: EnvServerOptions, log: OpsLog): EnvConnectio
     resolveEnv: options.resolveEnv,
     maxInstancesPerConnection: options.maxInstancesPerConnection ?? MAX_INSTANCES_PER_CONNECTION,
     maxInstances: options.maxInstances ?? ENV_SERVER_MAX_INSTANCES,
+    maxInstancesPerClient: options.maxInstancesPerClient ?? ENV_SERVER_MAX_INSTANCES_PER_CLIENT,
     callTimeoutMs: options.callTimeoutMs ?? SERVER_CALL_TIMEOUT_MS,
     rateLimit: options.rateLimit ?? RATE_LIMIT,
     maxBufferedBytes: options.maxBufferedBytes ?? ENV_SERVER_MAX_BUFFERED_BYTES,
     maxTotalBufferedBytes: options.maxTotalBufferedBytes ?? ENV_SERVER_MAX_TOTAL_BUFFERED_BYTES,
+    pauseBufferedBytes: options.pauseBufferedBytes ?? ENV_SERVER_PAUSE_BUFFERED_BYTES,
+    frameBudget: options.frameBudget ?? ENV_SERVER_FRAME_BUDGET,
+    maxQueuedFrames: ENV_SERVER_MAX_QUEUED_FRAMES,
+    maxQueuedBytes: ENV_SERVER_MAX_QUEUED_BYTES,
     log,
     now: options.now ?? (() => performance.now()),
   };

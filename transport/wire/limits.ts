@@ -37,6 +37,12 @@ export const SERVER_HEARTBEAT_MS = 30_000;
 export const MAX_INSTANCES_PER_CONNECTION = 256;
 /** Env server: instances over all connections at once; more get `TOO_MANY_INSTANCES`, and `/readyz` answers 503 while at it. */
 export const ENV_SERVER_MAX_INSTANCES = 4_096;
+/**
+ * Env server: instances one client holds over all its connections (a client is a token, or a
+ * remote address when the server has no token), as on the AgentGym HTTP port: half the
+ * server's, so one token can never fill the server (issue 40: it took 4 connections).
+ */
+export const ENV_SERVER_MAX_INSTANCES_PER_CLIENT = 2_048;
 /** Env server: longest `reset`/`step`/`oracle` call (ms) before the reply is `ENV_TIMEOUT` and the instance is dropped. */
 export const SERVER_CALL_TIMEOUT_MS = 60_000;
 /**
@@ -54,6 +60,24 @@ export const ENV_SERVER_MAX_BUFFERED_BYTES = 64 * 1024 * 1024;
  * never read cannot together hold the server's memory.
  */
 export const ENV_SERVER_MAX_TOTAL_BUFFERED_BYTES = 128 * 1024 * 1024;
+
+/**
+ * Env server: frames per second over all connections (a token bucket), shared round-robin, and
+ * the longest stretch of frame work in one event-loop turn before the server yields to I/O
+ * (accepts, health probes, other sockets). With it, a flood from many connections, each under
+ * its own rate limit, slows every connection to its fair share instead of freezing the server
+ * (issue 40, finding 2; measured in docs/reliability.md#hardening-round-two-connection-budgets).
+ */
+export const ENV_SERVER_FRAME_BUDGET = { perSecond: 100_000, burst: 10_000, sliceMs: 5 } as const;
+/** Env server: frames (or bytes) one connection may have waiting for the frame budget before its socket stops being read. */
+export const ENV_SERVER_MAX_QUEUED_FRAMES = 256;
+export const ENV_SERVER_MAX_QUEUED_BYTES = 1024 * 1024;
+/**
+ * Env server: once this many reply bytes wait for one peer (or its share of the total, if
+ * smaller), none of its frames run until its socket drains: a peer that does not read stops
+ * being served instead of making the server buffer for it.
+ */
+export const ENV_SERVER_PAUSE_BUFFERED_BYTES = 1024 * 1024;
 
 /** Env client: deadline of one call (ms); past it the call rejects with `ENV_TIMEOUT`. */
 export const CLIENT_CALL_TIMEOUT_MS = 30_000;
