@@ -43,7 +43,7 @@ export class ConnectionTracker {
       log: (event, fields) => log(event === 'limit.hit' && fields?.['limit'] === 'handshake_timeout' ? 'connection.timeout' : event, fields),
     });
     // Node's own cap is only a backstop on file descriptors now, above both budgets.
-    server.maxConnections = budget.maxConnections + 2 * budget.maxPending;
+    server.maxConnections = budget.maxConnections + 4 * budget.maxPending;
     server.on('connection', (socket: Socket) => {
       const peer = peerOf(socket);
       this.#requests.set(socket, 0);

@@ -54,9 +54,9 @@ export class ConnectionRegistry {
     return this.#admitted >= this.options.maxConnections;
   }
 
-  /** What node's `maxConnections` is set to: both budgets, plus room for sockets evicted but not yet closed. */
+  /** What node's `maxConnections` is set to: both budgets, plus room for the pending budget's overshoot before it closes sockets. */
   get backstop(): number {
-    return this.options.maxConnections + 2 * this.options.maxPending;
+    return this.options.maxConnections + 4 * this.options.maxPending;
   }
 
   /** Follows `http`'s connections: counts them, puts each in the pending budget, logs the ones node drops. */

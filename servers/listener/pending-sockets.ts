@@ -7,14 +7,17 @@
  * The rule, for both the WebSocket listener and the AgentGym HTTP server:
  * - each pending socket has `deadlineMs` to authenticate, then it is destroyed (cheaply: no reply);
  * - at most `maxPerAddress` pending sockets per remote address (an IPv6 address counts by its
- *   /64, which one host usually holds whole); a new one past that closes the *oldest* of that
- *   address, so one address only ever competes with itself;
- * - at most `max` pending sockets in all; a new one past that closes the oldest pending socket
- *   of any address. A new connection therefore always gets its chance: an honest client
- *   authenticates within a few milliseconds of connecting, while an idle attacker's socket ages
- *   and is the first to go. IPv4 addresses are not grouped by /24: honest fleets often share
- *   one (a cluster's pod network), and spreading over many addresses is what the global cap's
- *   eviction answers.
+ *   /64, which one host usually holds whole); past that, sockets of that address are closed, so
+ *   one address only ever competes with itself;
+ * - at most `max` pending sockets in all; past that, sockets of any address are closed.
+ * Which ones: the oldest that has sent nothing yet, else the oldest. And not at once: a new
+ * connection is let in, and the caps are enforced `EVICT_DELAY_MS` later, by when an honest
+ * client has sent its request (then it is upgraded, or at least no longer idle) while an idle
+ * attacker's socket has not. So a new connection gets its chance, even from the address of an
+ * attacker that reconnects as fast as it is closed. (Past four times a cap, sockets are closed
+ * at once, to bound file descriptors.) IPv4 addresses are not grouped by /24: honest fleets
+ * often share one (a cluster's pod network), and spreading over many addresses is what the
+ * global cap answers.
  * Deadlines are kept by one sweep in arrival order, not a timer per socket.
  */
 import type { Socket } from 'node:net';
@@ -33,8 +36,13 @@ export interface PendingSocketsOptions {
   readonly now?: () => number;
 }
 
+/** How long a new connection has to show it is not idle before the caps are enforced (ms). */
+const EVICT_DELAY_MS = 50;
+/** Past this many times a cap, sockets are closed at once (file descriptors are finite). */
+const HARD_FACTOR = 4;
+
 interface Pending {
-  readonly socket: Duplex;
+  readonly socket: Socket;
   readonly address: string;
   readonly since: number;
 }
@@ -57,6 +65,7 @@ export class PendingSockets {
   readonly #all = new Map<Duplex, Pending>();
   readonly #byAddress = new Map<string, Set<Duplex>>();
   #sweep: NodeJS.Timeout | undefined;
+  #enforce: NodeJS.Timeout | undefined;
   /** Sockets closed for this budget since start, by cause. */
   readonly closed = { deadline: 0, evictedPerAddress: 0, evictedGlobal: 0 };
   readonly #now: () => number;
@@ -79,12 +88,16 @@ export class PendingSockets {
     const address = addressKey(socket.remoteAddress);
     const mine = this.#byAddress.get(address) ?? new Set<Duplex>();
     this.#byAddress.set(address, mine);
-    if (mine.size >= this.options.maxPerAddress) this.evict(first(mine), 'per_address');
-    if (this.#all.size >= this.options.max) this.evict(first(this.#all.keys()), 'global');
     this.#all.set(socket, { socket, address, since: this.#now() });
     mine.add(socket);
     socket.once('close', () => this.settle(socket));
     this.startSweep();
+    const { max, maxPerAddress } = this.options;
+    if (mine.size > HARD_FACTOR * maxPerAddress || this.#all.size > HARD_FACTOR * max) this.enforce();
+    else if ((mine.size > maxPerAddress || this.#all.size > max) && this.#enforce === undefined) {
+      this.#enforce = setTimeout(() => this.enforce(), EVICT_DELAY_MS);
+      this.#enforce.unref();
+    }
   }
 
   /** The socket authenticated (or closed): it no longer counts, and no deadline applies. */
@@ -100,7 +113,32 @@ export class PendingSockets {
   /** Stops the sweep (shutdown); the sockets themselves are the server's to close. */
   clear(): void {
     clearInterval(this.#sweep);
+    clearTimeout(this.#enforce);
     this.#sweep = undefined;
+  }
+
+  /** Closes sockets until every address and the total are within their caps: idle ones first, oldest first. */
+  private enforce(): void {
+    clearTimeout(this.#enforce);
+    this.#enforce = undefined;
+    for (const mine of this.#byAddress.values()) {
+      while (mine.size > this.options.maxPerAddress) this.evict(this.victim(mine), 'per_address');
+    }
+    while (this.#all.size > this.options.max) this.evict(this.victim(this.#all.keys()), 'global');
+  }
+
+  /** The oldest socket that has sent nothing in `EVICT_DELAY_MS`, else the oldest that has sent nothing, else the oldest. */
+  private victim(sockets: Iterable<Duplex>): Duplex | undefined {
+    const settled = this.#now() - EVICT_DELAY_MS;
+    let oldest: Duplex | undefined;
+    let idle: Duplex | undefined;
+    for (const socket of sockets) {
+      oldest ??= socket;
+      if ((socket as Socket).bytesRead !== 0) continue;
+      if ((this.#all.get(socket)?.since ?? 0) <= settled) return socket;
+      idle ??= socket;
+    }
+    return idle ?? oldest;
   }
 
   private startSweep(): void {
@@ -133,11 +171,6 @@ export class PendingSockets {
     });
     socket.destroy();
   }
-}
-
-function first<T>(items: Iterable<T>): T | undefined {
-  for (const item of items) return item;
-  return undefined;
 }
 
 /** `address:port` of a socket's remote end, IPv6 in brackets, for log lines. */

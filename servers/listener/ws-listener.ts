@@ -227,8 +227,9 @@ class WebSocketListener implements WsListener {
 function createProbeServer(handshakeTimeoutMs: number, readiness: () => HealthState): Server {
   return createServer(
     {
-      headersTimeout: handshakeTimeoutMs,
-      requestTimeout: handshakeTimeoutMs,
+      // A second behind the pending budget's deadline, so that one closes idle sockets (and logs it); node's backs it up.
+      headersTimeout: handshakeTimeoutMs + 1_000,
+      requestTimeout: handshakeTimeoutMs + 1_000,
       connectionsCheckingInterval: Math.min(30_000, Math.max(50, handshakeTimeoutMs / 4)),
     },
     (request: IncomingMessage, response: ServerResponse) => {

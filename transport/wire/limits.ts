@@ -13,7 +13,7 @@ export const SERVER_HANDSHAKE_TIMEOUT_MS = 5_000;
 /**
  * Servers: upgraded (authenticated) peers at once; an upgrade past it is refused with 503.
  * Sockets still in their handshake do not count (they have their own budget, below). Each
- * costs a file descriptor: keep this plus twice the pending cap below `ulimit -n` (often 1 024).
+ * costs a file descriptor: keep this plus four times the pending cap below `ulimit -n` (often 1 024).
  */
 export const SERVER_MAX_CONNECTIONS = 512;
 /**
