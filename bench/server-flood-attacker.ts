@@ -26,6 +26,12 @@ function open(): Promise<WebSocket> {
       resolve(ws);
     });
     ws.once('unexpected-response', (_request, response) => reject(new Error(`refused with ${response.statusCode}`)));
+    // Closed before it opened (its socket was closed as idle under load): try again.
+    ws.once('close', () => {
+      if (ws.readyState === WebSocket.CLOSED && !opened) setTimeout(() => open().then(resolve, reject), 50);
+    });
+    let opened = false;
+    ws.once('open', () => (opened = true));
   });
 }
 

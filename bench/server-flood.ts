@@ -13,6 +13,7 @@
  * Sizes: FLOOD_IDLE (2000), FLOOD_CONNS (64), FLOOD_SECONDS (10), FLOOD_HONEST (40); FLOOD_REOPEN=1
  * reopens every idle socket 5 ms after the server closes it (a connection-rate flood, from this
  * same process, so the honest clients share its event loop) instead of holding them open.
+ * FLOOD_SERVE_ARGS: extra `serve` flags, e.g. `--frame-budget 30000`.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -37,7 +38,7 @@ interface Served {
 
 function startServer(): Promise<Served> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, 'serve', 'babyai', '--port', '0', '--agentgym-http', '0', '--token', TOKEN], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, 'serve', 'babyai', '--port', '0', '--agentgym-http', '0', '--token', TOKEN, ...(process.env.FLOOD_SERVE_ARGS ?? '').split(' ').filter(Boolean)], { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     child.stdout?.on('data', (chunk: Buffer) => {
       out += chunk.toString();
