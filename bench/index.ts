@@ -79,6 +79,11 @@ export const benchmarks: readonly Benchmark[] = [
     run: async () => (await import('./rollout-service.ts')).runRolloutServiceBench(),
   },
   {
+    name: 'server-flood',
+    description: 'actorgym serve under attack (issue 40): 2,000 idle unauthenticated sockets from one address and over 127/8 (honest WS and HTTP clients finished), a 64-connection frame flood (/readyz latency), 64 never-reading peers (server RSS vs its 128 MiB budget)',
+    run: async () => (await import('./server-flood.ts')).runServerFloodBench(),
+  },
+  {
     name: 'distributed',
     long: true,
     description: 'BabyAI GRPO at one time budget: train in one process vs learner + 2 workers, sync vs --async K=1/2, plain and behind a latency-bound policy (steps/h, test success, worker idle); weight broadcast bytes and ms (defaults: 3 seeds × 12 arms × 5 min ≈ 3.5 h; DIST_BENCH_* to size it)',

@@ -5,6 +5,7 @@ import { startEnvServer } from '../../servers/env-server/env-server.ts';
 import { createOpsLog } from '../../servers/listener/ops-log.ts';
 import { EnvError, getEnv } from '../../envs/index.ts';
 import { isLoopbackHost } from '../../transport/wire/origin.ts';
+import { ENV_SERVER_FRAME_BUDGET } from '../../transport/wire/limits.ts';
 import type { ServeOptions } from './serve.ts';
 
 export async function runServe(envId: string, options: ServeOptions): Promise<void> {
@@ -24,7 +25,11 @@ export async function runServe(envId: string, options: ServeOptions): Promise<vo
     },
     maxInstances: options.maxInstances,
     maxInstancesPerConnection: options.maxInstancesPerConnection,
+    maxInstancesPerClient: options.maxInstancesPerClient,
     maxConnections: options.maxConnections,
+    maxPendingConnections: options.maxPendingConnections,
+    maxPendingPerAddress: options.maxPendingPerAddress,
+    frameBudget: frameBudgetOf(options.frameBudget),
     maxTotalBufferedBytes: options.maxBufferedBytes,
     rateLimit: rateLimitOf(options.rateLimit),
     handshakeTimeoutMs: options.handshakeTimeout,
@@ -46,6 +51,8 @@ export async function runServe(envId: string, options: ServeOptions): Promise<vo
           maxInstancesPerClient: options.httpMaxInstancesPerClient,
           agentgymCompat: options.agentgymCompat,
           maxConnections: options.maxConnections,
+          maxPendingConnections: options.maxPendingConnections,
+          maxPendingPerAddress: options.maxPendingPerAddress,
           headersTimeoutMs: options.handshakeTimeout,
           log: createOpsLog({ server: 'agentgym-http', enabled: options.logJson === true, secrets: [token, ...options.httpToken] }),
         })
@@ -61,4 +68,10 @@ export async function runServe(envId: string, options: ServeOptions): Promise<vo
   };
   process.on('SIGINT', () => void shutdown());
   process.on('SIGTERM', () => void shutdown());
+}
+
+/** `--frame-budget N`: N frames/s over all connections, bursts of a tenth of a second, 5 ms slices; 0 turns it off. */
+function frameBudgetOf(perSecond: number): { perSecond: number; burst: number; sliceMs: number } | false {
+  if (perSecond <= 0) return false;
+  return { perSecond, burst: Math.max(1, Math.ceil(perSecond / 10)), sliceMs: ENV_SERVER_FRAME_BUDGET.sliceMs };
 }

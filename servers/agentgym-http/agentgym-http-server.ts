@@ -86,8 +86,12 @@ export interface AgentGymHttpServerOptions {
   readonly headersTimeoutMs?: number;
   /** A request body must be complete this soon after the request starts. */
   readonly requestTimeoutMs?: number;
-  /** TCP connections at once; more are closed when accepted. */
+  /** Sockets that carried an admitted request, at once; past it a request on a new socket gets 503. */
   readonly maxConnections?: number;
+  /** Sockets not admitted yet; past it the oldest is closed. Default 128. */
+  readonly maxPendingConnections?: number;
+  /** Sockets not admitted yet from one address (IPv6: one /64); past it its oldest is closed. Default 16. */
+  readonly maxPendingPerAddress?: number;
   /** One JSON line per connection and instance event (`createOpsLog`); default none. */
   readonly log?: OpsLog;
   /**
@@ -101,6 +105,9 @@ export interface AgentGymHttpServerOptions {
 export interface AgentGymHttpStats {
   readonly instances: number;
   readonly connections: number;
+  /** Sockets not admitted yet (no request with a valid token so far), and those closed for that budget since start. */
+  readonly pendingConnections: number;
+  readonly pendingClosed: number;
   readonly requestsInFlight: number;
   readonly draining: boolean;
 }
@@ -139,7 +146,7 @@ export async function startAgentGymHttpServer(options: AgentGymHttpServerOptions
   const table = createInstanceTable(options, adapter, tokens.length > 0, log);
   const route = agentGymRoutes(options.definition, adapter, table, options.maxBodyBytes ?? limits.DEFAULT_MAX_BODY_BYTES);
   const server = createHttpServer(options);
-  const connections = new ConnectionTracker(server, headersTimeoutOf(options), log);
+  const connections = new ConnectionTracker(server, connectionBudget(options), log);
   const maxInstances = options.maxInstances ?? limits.DEFAULT_MAX_INSTANCES;
   const gate = new AgentGymHttpGate({ table, connections, route, tokens, allowOrigins: options.allowOrigins ?? [], maxInstances, log });
   server.on('request', (req: http.IncomingMessage, res: http.ServerResponse) => gate.request(req, res));
@@ -165,6 +172,15 @@ function createInstanceTable(options: AgentGymHttpServerOptions, adapter: Server
   });
 }
 
+function connectionBudget(options: AgentGymHttpServerOptions) {
+  return {
+    headersTimeoutMs: headersTimeoutOf(options),
+    maxConnections: options.maxConnections ?? limits.DEFAULT_MAX_CONNECTIONS,
+    maxPending: options.maxPendingConnections ?? limits.DEFAULT_MAX_PENDING_CONNECTIONS,
+    maxPendingPerAddress: options.maxPendingPerAddress ?? limits.DEFAULT_MAX_PENDING_PER_ADDRESS,
+  };
+}
+
 function headersTimeoutOf(options: AgentGymHttpServerOptions): number {
   return options.headersTimeoutMs ?? limits.DEFAULT_HEADERS_TIMEOUT_MS;
 }
@@ -178,7 +194,6 @@ function createHttpServer(options: AgentGymHttpServerOptions): http.Server {
     // How often Node checks the header and request deadlines above (its default is 30 s).
     connectionsCheckingInterval: Math.max(10, Math.min(1_000, headersTimeout / 2)),
   });
-  server.maxConnections = options.maxConnections ?? limits.DEFAULT_MAX_CONNECTIONS;
   return server;
 }
 
@@ -203,7 +218,15 @@ class AgentGymHttp implements AgentGymHttpServer {
 
   stats(): AgentGymHttpStats {
     const { table, connections, gate } = this.parts;
-    return { instances: table.size, connections: connections.connections, requestsInFlight: connections.inFlight, draining: gate.draining };
+    const { closed } = connections.pending;
+    return {
+      instances: table.size,
+      connections: connections.connections,
+      pendingConnections: connections.pending.size,
+      pendingClosed: closed.deadline + closed.evictedGlobal + closed.evictedPerAddress,
+      requestsInFlight: connections.inFlight,
+      draining: gate.draining,
+    };
   }
 
   drain(timeoutMs = limits.DEFAULT_DRAIN_TIMEOUT_MS): Promise<void> {

@@ -1,73 +1,100 @@
 /**
- * The HTTP server's sockets: how many are open, how many requests run, and the deadline Node
- * does not enforce. Node's `headersTimeout` starts at a request's first byte, so a socket that
- * connects and never sends one lives on (300 such sockets exhausted a server's descriptors in
- * issue 24, finding 5): each new socket gets `headersTimeoutMs` for its first complete header.
- * Idle keep-alive sockets are Node's `keepAliveTimeout`'s; the count cap is `maxConnections`.
+ * The HTTP server's sockets, in two budgets (issue 40, finding 1: 530 idle sockets filled the
+ * 512 cap and 35 of 83 honest requests failed). A socket is *pending* until it carries a request
+ * that reaches a route (admitted by its token, or any request without a token): pending sockets
+ * have the listener's budget (servers/listener/pending-sockets.ts: a small cap, oldest closed
+ * first, a per-address cap, and `headersTimeoutMs` to get there, which Node does not enforce
+ * before a first byte). Admitted sockets are capped by `maxConnections`; past it a request is
+ * answered 503 and its socket closed. Health probes and refused requests leave a socket pending.
+ * Idle keep-alive sockets are Node's `keepAliveTimeout`'s.
  */
 import type { Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { OpsLog } from '../listener/ops-log.ts';
+import { PendingSockets, peerOf } from '../listener/pending-sockets.ts';
 
-interface SocketState {
-  readonly peer: string;
-  firstRequest: NodeJS.Timeout | undefined;
-  requests: number;
+export interface ConnectionBudget {
+  /** A socket must carry an admitted request this soon after it connects (ms). */
+  readonly headersTimeoutMs: number;
+  /** Admitted sockets at once. */
+  readonly maxConnections: number;
+  /** Sockets not admitted yet, in all; past it the oldest is closed. */
+  readonly maxPending: number;
+  /** Sockets not admitted yet from one address (IPv6: one /64); past it its oldest is closed. */
+  readonly maxPendingPerAddress: number;
 }
 
 export class ConnectionTracker {
-  readonly #sockets = new Map<Socket, SocketState>();
+  readonly #requests = new Map<Socket, number>();
+  readonly #admitted = new Set<Socket>();
+  readonly pending: PendingSockets;
   #inFlight = 0;
   #whenIdle: (() => void) | undefined;
 
   constructor(
     private readonly server: Server,
-    headersTimeoutMs: number,
-    log: OpsLog,
+    private readonly budget: ConnectionBudget,
+    private readonly log: OpsLog,
   ) {
+    this.pending = new PendingSockets({
+      max: budget.maxPending,
+      maxPerAddress: budget.maxPendingPerAddress,
+      deadlineMs: budget.headersTimeoutMs,
+      log: (event, fields) => log(event === 'limit.hit' && fields?.['limit'] === 'handshake_timeout' ? 'connection.timeout' : event, fields),
+    });
+    // Node's own cap is only a backstop on file descriptors now, above both budgets.
+    server.maxConnections = budget.maxConnections + 4 * budget.maxPending;
     server.on('connection', (socket: Socket) => {
-      const peer = `${socket.remoteAddress ?? '?'}:${socket.remotePort ?? '?'}`;
-      const state: SocketState = { peer, firstRequest: undefined, requests: 0 };
-      state.firstRequest = setTimeout(() => {
-        log('connection.timeout', { peer, after_ms: headersTimeoutMs });
-        socket.destroy();
-      }, headersTimeoutMs);
-      state.firstRequest.unref();
-      this.#sockets.set(socket, state);
-      log('connection.opened', { peer, connections: this.#sockets.size });
+      const peer = peerOf(socket);
+      this.#requests.set(socket, 0);
+      this.pending.add(socket);
+      log('connection.opened', { peer, connections: this.#requests.size });
       socket.once('close', () => {
-        clearTimeout(state.firstRequest);
-        this.#sockets.delete(socket);
-        log('connection.closed', { peer, requests: state.requests, connections: this.#sockets.size });
+        const requests = this.#requests.get(socket) ?? 0;
+        this.#requests.delete(socket);
+        this.#admitted.delete(socket);
+        log('connection.closed', { peer, requests, connections: this.#requests.size });
       });
     });
-    // Past `server.maxConnections` Node destroys the socket as soon as it is accepted.
     server.on('drop', (data?: { remoteAddress?: string; remotePort?: number }) => {
-      log('connection.refused', { peer: `${data?.remoteAddress ?? '?'}:${data?.remotePort ?? '?'}`, reason: 'max-connections' });
+      log('connection.refused', { peer: `${data?.remoteAddress ?? '?'}:${data?.remotePort ?? '?'}`, reason: 'max-sockets' });
     });
   }
 
   get connections(): number {
-    return this.#sockets.size;
+    return this.#requests.size;
+  }
+
+  /** Sockets that carried an admitted request and are still open. */
+  get admitted(): number {
+    return this.#admitted.size;
   }
 
   get inFlight(): number {
     return this.#inFlight;
   }
 
-  /** Counts a request from its header until its reply is sent or its socket dies. */
-  begin(socket: Socket, response: ServerResponse): void {
-    const state = this.#sockets.get(socket);
-    if (state) {
-      clearTimeout(state.firstRequest);
-      state.firstRequest = undefined;
-      state.requests += 1;
+  /**
+   * An admitted request arrived on `socket`: it leaves the pending budget, and the request is
+   * counted until its reply is sent. False when the socket is new to the admitted budget and it
+   * is full: the caller refuses the request (503) and closes the socket.
+   */
+  begin(socket: Socket, response: ServerResponse): boolean {
+    if (!this.#admitted.has(socket)) {
+      if (this.#admitted.size >= this.budget.maxConnections) {
+        this.log('connection.refused', { peer: peerOf(socket), reason: 'max-connections' });
+        return false;
+      }
+      this.pending.settle(socket);
+      this.#admitted.add(socket);
     }
+    this.#requests.set(socket, (this.#requests.get(socket) ?? 0) + 1);
     this.#inFlight += 1;
     response.once('close', () => {
       this.#inFlight -= 1;
       if (this.#inFlight === 0) this.#whenIdle?.();
     });
+    return true;
   }
 
   /** Resolves once no request runs, or after `timeoutMs`; true when they all finished. */
@@ -86,12 +113,10 @@ export class ConnectionTracker {
     });
   }
 
-  /** Destroys every socket now (shutdown), clearing their timers. */
+  /** Destroys every socket now (shutdown) and stops the deadline sweep. */
   destroyAll(): void {
-    for (const [socket, state] of this.#sockets) {
-      clearTimeout(state.firstRequest);
-      socket.destroy();
-    }
+    this.pending.clear();
+    for (const socket of this.#requests.keys()) socket.destroy();
     this.server.closeAllConnections();
   }
 }

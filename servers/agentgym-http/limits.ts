@@ -21,14 +21,21 @@ export const DEFAULT_IDLE_TTL_MS = 10 * 60_000;
 /** Idle keep-alive sockets stay open this long (Node's default, 5 s, is shorter than an LLM turn). */
 export const DEFAULT_KEEP_ALIVE_TIMEOUT_MS = 60_000;
 /**
- * A connection must deliver a complete request header this soon after it opens, and every later
- * header this soon after it starts (Node's `headersTimeout`); else it is destroyed. Matches the
- * WebSocket servers' handshake timeout.
+ * A connection must carry an admitted request (a valid token, or any request without one) this
+ * soon after it opens, and every later header must be complete this soon after it starts (Node's
+ * `headersTimeout`); else it is destroyed. Matches the WebSocket servers' handshake timeout.
  */
-export const DEFAULT_HEADERS_TIMEOUT_MS = 10_000;
+export const DEFAULT_HEADERS_TIMEOUT_MS = 5_000;
 /** A request's body must have arrived this soon after its first byte (Node's `requestTimeout`). */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
-/** TCP connections at once; more are closed as soon as they are accepted (each costs a file descriptor). */
+/**
+ * Sockets that carried an admitted request, at once; a request on a new socket past it is
+ * answered 503 `TOO_MANY_CONNECTIONS`. Sockets not admitted yet do not count (issue 40).
+ */
 export const DEFAULT_MAX_CONNECTIONS = 512;
+/** Sockets not admitted yet (idle, health probes, refused requests); past it the oldest is closed. */
+export const DEFAULT_MAX_PENDING_CONNECTIONS = 128;
+/** Sockets not admitted yet from one remote address (IPv6: one /64); past it that address's oldest is closed. */
+export const DEFAULT_MAX_PENDING_PER_ADDRESS = 16;
 /** On `drain`, how long requests already running may take before every connection is closed (ms). */
 export const DEFAULT_DRAIN_TIMEOUT_MS = 10_000;

@@ -2,7 +2,8 @@
  * The AgentGym HTTP server's request gate. Every request passes, in order: the Origin check
  * (403), a CORS preflight, the health probes (no token), the drain (503), the token (401); only
  * then does it reach a route. The probes come before the token on purpose: orchestrators call
- * them without one. A quota of instances per token would be checked by the routes' table.
+ * them without one. A request that passes them admits its socket (connections.ts), or is
+ * answered 503 when admitted sockets are at their cap.
  */
 import type http from 'node:http';
 import type { OutgoingHttpHeaders } from 'node:http';
@@ -78,7 +79,10 @@ export class AgentGymHttpGate {
 
   /** Runs the route and answers: its value as 200, a bad request as 4xx, an env error as AgentGym's 200 `{error, code}`. */
   private serve(req: http.IncomingMessage, res: http.ServerResponse, path: string, caller: Caller, cors: OutgoingHttpHeaders): void {
-    this.options.connections.begin(req.socket, res);
+    if (!this.options.connections.begin(req.socket, res)) {
+      const error = 'this server holds its limit of connections (serve --max-connections); retry later or use another server';
+      return sendJson(res, 503, { error, code: 'TOO_MANY_CONNECTIONS' }, true, { ...cors, 'retry-after': '1' });
+    }
     this.options.route(req, path, caller).then(
       (value) => sendJson(res, 200, value, this.#draining, cors),
       (err: unknown) => {

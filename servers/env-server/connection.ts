@@ -11,6 +11,7 @@ import type { EnvRequest, RequestId } from '../../transport/wire/env-schemas.ts'
 import { toWireError, WireFault, type WireError } from '../../transport/wire/errors.ts';
 import { CloseCode, SERVER_CLOSE_GRACE_MS } from '../../transport/wire/limits.ts';
 import type { WriteBatch } from '../../transport/wire/write-batch.ts';
+import type { FrameBudget, Lane } from '../listener/frame-budget.ts';
 import type { OpsLog } from '../listener/ops-log.ts';
 import type { OutboundBudget, OutboundPeer } from './outbound-budget.ts';
 import type { TokenBucket } from './token-bucket.ts';
@@ -34,6 +35,12 @@ export interface ConnectionContext {
   readonly maxServerInstances: number;
   readonly callTimeoutMs: number;
   readonly outbound: OutboundBudget;
+  /** The server-wide frame budget; undefined runs every frame as it arrives. */
+  readonly frames: FrameBudget | undefined;
+  /** Instances one client (a token, or an address without a token) may hold over all its connections. */
+  readonly maxInstancesPerClient: number;
+  /** Instances each client holds now, by `PeerInfo.client`. */
+  readonly perClient: Map<string, number>;
   readonly nextInstanceId: () => string;
   readonly now: () => number;
   readonly counters: EnvServerCounters;
@@ -61,6 +68,23 @@ interface Instance {
 
 type InstanceRequest = Extract<EnvRequest, { op: 'reset' | 'step' | 'oracle' }>;
 
+/** A frame waiting for the frame budget; `length` is its size in bytes. */
+interface InboundFrame {
+  readonly data: RawData;
+  readonly isBinary: boolean;
+  readonly length: number;
+}
+
+/** Who a connection is and what it holds on to, for the constructor. */
+export interface ConnectionPeer {
+  /** `address:port`, for log lines. */
+  readonly peer: string;
+  /** Who it counts as for per-client instance quotas. */
+  readonly client: string;
+  /** Its socket: `drain` there lets its frames run again after it fell behind reading. */
+  readonly socket: NodeJS.EventEmitter;
+}
+
 /** Limit-hit log lines per connection and limit are at most one per this many ms (a flood would otherwise log every frame). */
 const LIMIT_LOG_INTERVAL_MS = 1_000;
 
@@ -68,15 +92,27 @@ export class EnvConnection {
   private readonly instances = new Map<string, Instance>();
   private readonly outboundPeer: OutboundPeer;
   private readonly limitLogged = new Map<string, number>();
+  private readonly lane: Lane<InboundFrame> | undefined;
+  private readonly peer: string;
+  private readonly client: string;
 
   constructor(
     private readonly ws: WebSocket,
     private readonly batch: WriteBatch,
     private readonly context: ConnectionContext,
     private readonly bucket: TokenBucket | undefined,
-    private readonly peer: string,
+    who: ConnectionPeer,
   ) {
+    this.peer = who.peer;
+    this.client = who.client;
     this.outboundPeer = context.outbound.add(ws);
+    this.lane = context.frames?.lane<InboundFrame>({
+      run: (frame) => this.execute(frame.data, frame.isBinary),
+      blocked: () => context.outbound.blocked(this.outboundPeer),
+      pause: () => ws.pause(),
+      resume: () => ws.resume(),
+    });
+    who.socket.on('drain', () => this.lane?.unblocked());
     ws.on('message', (data: RawData, isBinary: boolean) => this.onFrame(data, isBinary));
   }
 
@@ -115,6 +151,7 @@ export class EnvConnection {
 
   /** Closes every instance of the connection; called once the socket has closed. */
   async dispose(): Promise<void> {
+    this.lane?.close();
     this.context.outbound.remove(this.outboundPeer);
     await Promise.allSettled([...this.instances.values()].map((instance) => this.drop(instance)));
   }
@@ -131,6 +168,13 @@ export class EnvConnection {
       const message = 'too many frames on this connection; nothing was executed, retry later';
       return this.replyError(json.ok ? readId(json.value) : null, { code: 'RATE_LIMITED', message });
     }
+    if (this.lane === undefined) return this.execute(data, isBinary);
+    this.lane.submit({ data, isBinary, length: byteLength(data) });
+  }
+
+  /** Decodes and runs a frame the budget let through. */
+  private execute(data: RawData, isBinary: boolean): void {
+    if (this.ws.readyState !== WebSocket.OPEN) return;
     const decoded = decodeEnvRequest(data, isBinary);
     if (!decoded.ok) return this.replyError(decoded.id, decoded.error);
     void this.handle(decoded.value);
@@ -209,21 +253,8 @@ export class EnvConnection {
 
   private create(envId: string): string {
     if (this.context.draining()) throw drainingFault('creates no instances');
-    if (this.instances.size >= this.context.maxInstances) {
-      this.limitHit('instances_per_connection');
-      throw new WireFault(
-        'TOO_MANY_INSTANCES',
-        `this connection already holds ${this.context.maxInstances} instances; close some first`,
-      );
-    }
-    const { counters, maxServerInstances } = this.context;
-    if (counters.instances >= maxServerInstances) {
-      this.limitHit('max_instances');
-      throw new WireFault(
-        'TOO_MANY_INSTANCES',
-        `this server holds ${maxServerInstances} instances, its limit; close some or use another server`,
-      );
-    }
+    this.checkQuotas();
+    const { counters, perClient } = this.context;
     const definition = this.context.resolveEnv(envId);
     const env = definition.make();
     const id = this.context.nextInstanceId();
@@ -231,7 +262,28 @@ export class EnvConnection {
       id, definition, env, running: undefined, startedAt: 0, wasReset: false, inEpisode: false, oracle: undefined, answered: false,
     });
     counters.instances++;
+    perClient.set(this.client, (perClient.get(this.client) ?? 0) + 1);
     return id;
+  }
+
+  /** Per connection, per client (issue 40: one token filled the server with 4 connections), then server-wide. */
+  private checkQuotas(): void {
+    const { counters, maxServerInstances, maxInstancesPerClient, perClient, maxInstances } = this.context;
+    if (this.instances.size >= maxInstances) {
+      this.limitHit('instances_per_connection');
+      throw new WireFault('TOO_MANY_INSTANCES', `this connection already holds ${maxInstances} instances; close some first`);
+    }
+    if ((perClient.get(this.client) ?? 0) >= maxInstancesPerClient) {
+      this.limitHit('instances_per_client');
+      throw new WireFault(
+        'TOO_MANY_INSTANCES',
+        `your connections (this token, or this address without one) hold ${maxInstancesPerClient} instances, the limit per client; close some first`,
+      );
+    }
+    if (counters.instances >= maxServerInstances) {
+      this.limitHit('max_instances');
+      throw new WireFault('TOO_MANY_INSTANCES', `this server holds ${maxServerInstances} instances, its limit; close some or use another server`);
+    }
   }
 
   private instance(id: string): Instance {
@@ -243,6 +295,9 @@ export class EnvConnection {
   private drop(instance: Instance): Promise<void> {
     if (!this.instances.delete(instance.id)) return Promise.resolve();
     this.context.counters.instances--;
+    const held = (this.context.perClient.get(this.client) ?? 1) - 1;
+    if (held > 0) this.context.perClient.set(this.client, held);
+    else this.context.perClient.delete(this.client);
     this.context.settled();
     return instance.env.close();
   }
@@ -288,6 +343,11 @@ export class EnvConnection {
     this.limitLogged.set(limit, now);
     this.context.log('limit.hit', { limit, peer: this.peer, ...fields });
   }
+}
+
+function byteLength(data: RawData): number {
+  if (Array.isArray(data)) return data.reduce((sum, part) => sum + part.length, 0);
+  return data instanceof ArrayBuffer ? data.byteLength : data.length;
 }
 
 function drainingFault(what: string): WireFault {

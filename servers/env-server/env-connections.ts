@@ -2,8 +2,9 @@
  * The env server's connections and what they share: server-wide counters, the outbound byte
  * budget, instance ids, the drain flag, and one deadline sweep for every running call. It opens
  * an `EnvConnection` for each accepted peer, closes its instances when the peer goes, and tells a
- * drain when the server has fallen idle. A quota of instances per token would be counted here,
- * beside the server-wide cap.
+ * drain when the server has fallen idle. Instances are counted per client (a token, or an
+ * address without one) beside the server-wide cap, and frames run through one server-wide
+ * frame budget (../listener/frame-budget.ts).
  */
 import type { WebSocket } from 'ws';
 import type { Duplex } from 'node:stream';
@@ -12,6 +13,8 @@ import { WriteBatch } from '../../transport/wire/write-batch.ts';
 import type { HealthState } from '../listener/health.ts';
 import type { OpsLog } from '../listener/ops-log.ts';
 import type { ConnectionHooks } from '../listener/ws-listener.ts';
+import { FrameBudget } from '../listener/frame-budget.ts';
+import type { PeerInfo } from '../listener/ws-listener.ts';
 import { EnvConnection, type ConnectionContext, type EnvServerCounters } from './connection.ts';
 import { OutboundBudget } from './outbound-budget.ts';
 import { TokenBucket, type RateLimit } from './token-bucket.ts';
@@ -21,10 +24,18 @@ export interface EnvConnectionsOptions {
   readonly resolveEnv: (id: string) => EnvDefinition;
   readonly maxInstancesPerConnection: number;
   readonly maxInstances: number;
+  /** Instances one client (a token, or an address without one) may hold over all its connections. */
+  readonly maxInstancesPerClient: number;
   readonly callTimeoutMs: number;
   readonly rateLimit: RateLimit | false;
   readonly maxBufferedBytes: number;
   readonly maxTotalBufferedBytes: number;
+  /** Reply bytes waiting for one peer past which its frames wait for its socket to drain. */
+  readonly pauseBufferedBytes: number;
+  /** The server-wide frame budget; `false` runs every frame as it arrives. */
+  readonly frameBudget: { readonly perSecond: number; readonly burst: number; readonly sliceMs: number } | false;
+  readonly maxQueuedFrames: number;
+  readonly maxQueuedBytes: number;
   readonly log: OpsLog;
   readonly now: () => number;
 }
@@ -32,6 +43,7 @@ export interface EnvConnectionsOptions {
 export class EnvConnections {
   readonly counters: EnvServerCounters = { frames: 0, errors: 0, rateLimited: 0, timeouts: 0, instances: 0, policyCloses: 0 };
   readonly outbound: OutboundBudget;
+  readonly frames: FrameBudget | undefined;
   #draining = false;
   #instanceSeq = 0;
   readonly #open = new Set<EnvConnection>();
@@ -42,13 +54,18 @@ export class EnvConnections {
   #onSettled: (() => void) | undefined;
 
   constructor(private readonly options: EnvConnectionsOptions) {
-    this.outbound = new OutboundBudget(options.maxBufferedBytes, options.maxTotalBufferedBytes);
+    this.outbound = new OutboundBudget(options.maxBufferedBytes, options.maxTotalBufferedBytes, options.pauseBufferedBytes);
+    const { frameBudget, maxQueuedFrames, maxQueuedBytes, now } = options;
+    this.frames = frameBudget === false ? undefined : new FrameBudget({ ...frameBudget, maxQueuedFrames, maxQueuedBytes, now });
     this.#context = {
       resolveEnv: options.resolveEnv,
       maxInstances: options.maxInstancesPerConnection,
       maxServerInstances: options.maxInstances,
       callTimeoutMs: options.callTimeoutMs,
       outbound: this.outbound,
+      frames: this.frames,
+      maxInstancesPerClient: options.maxInstancesPerClient,
+      perClient: new Map(),
       nextInstanceId: () => `i${++this.#instanceSeq}`,
       now: options.now,
       counters: this.counters,
@@ -74,9 +91,10 @@ export class EnvConnections {
   }
 
   /** Serves an accepted peer until it closes, then closes its instances. */
-  accept(ws: WebSocket, socket: Duplex, peer: string): ConnectionHooks {
+  accept(ws: WebSocket, socket: Duplex, peer: PeerInfo): ConnectionHooks {
     const bucket = this.options.rateLimit === false ? undefined : new TokenBucket(this.options.rateLimit, this.options.now);
-    const connection = new EnvConnection(ws, new WriteBatch(socket), this.#context, bucket, peer);
+    const who = { peer: peer.peer, client: peer.client, socket };
+    const connection = new EnvConnection(ws, new WriteBatch(socket), this.#context, bucket, who);
     this.#open.add(connection);
     ws.once('close', () => this.closed(connection));
     return { closeDetail: () => ({ instances: connection.instanceCount }) };
@@ -117,6 +135,7 @@ export class EnvConnections {
   }
 
   stopSweep(): void {
+    this.frames?.stop();
     clearInterval(this.#sweep);
   }
 

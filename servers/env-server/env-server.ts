@@ -10,8 +10,13 @@
  */
 import type { EnvDefinition } from '../../envs/contract.ts';
 import {
+  ENV_SERVER_FRAME_BUDGET,
   ENV_SERVER_MAX_BUFFERED_BYTES,
   ENV_SERVER_MAX_INSTANCES,
+  ENV_SERVER_MAX_INSTANCES_PER_CLIENT,
+  ENV_SERVER_MAX_QUEUED_BYTES,
+  ENV_SERVER_MAX_QUEUED_FRAMES,
+  ENV_SERVER_PAUSE_BUFFERED_BYTES,
   ENV_SERVER_MAX_PAYLOAD,
   ENV_SERVER_MAX_TOTAL_BUFFERED_BYTES,
   MAX_INSTANCES_PER_CONNECTION,
@@ -35,8 +40,11 @@ export interface EnvServerOptions {
   readonly host?: string;
   /** The env family of an id; throws `EnvError('ENV_UNKNOWN')` for ids it does not serve. */
   readonly resolveEnv: (id: string) => EnvDefinition;
-  /** Bearer token every connection must present; none means no authentication. */
-  readonly token?: string;
+  /**
+   * Bearer token every connection must present; none means no authentication. Several: any of
+   * them admits, and each is its own client for `maxInstancesPerClient`.
+   */
+  readonly token?: string | readonly string[];
   /** Ping interval (ms); a peer that misses a pong is terminated. 0 disables. Default 30 000. */
   readonly heartbeatMs?: number;
   /** Largest inbound frame (bytes); a bigger one closes that connection with 1009. Default 1 MiB. */
@@ -45,6 +53,15 @@ export interface EnvServerOptions {
   readonly maxInstancesPerConnection?: number;
   /** Instances over all connections; `/readyz` answers 503 while at it. Default 4 096. */
   readonly maxInstances?: number;
+  /** Instances one client (a token, or an address without a token) holds over all its connections. Default 2 048. */
+  readonly maxInstancesPerClient?: number;
+  /**
+   * Frames per second over all connections, shared round-robin, with at most `sliceMs` of frame
+   * work per event-loop turn; `false` disables. Default `ENV_SERVER_FRAME_BUDGET` (100 000/s).
+   */
+  readonly frameBudget?: { readonly perSecond: number; readonly burst: number; readonly sliceMs: number } | false;
+  /** Reply bytes waiting for one peer past which its frames wait for it to read. Default 1 MiB. */
+  readonly pauseBufferedBytes?: number;
   /** Deadline of one reset/step/oracle (ms); past it the reply is ENV_TIMEOUT. Default 60 000. */
   readonly callTimeoutMs?: number;
   /** Per-connection token bucket; `false` disables. Default `RATE_LIMIT` (transport/wire/limits.ts). */
@@ -55,10 +72,14 @@ export interface EnvServerOptions {
   readonly maxTotalBufferedBytes?: number;
   /** Browser origins allowed besides the server's own loopback pages (`*`: any); programs always pass. Default none. */
   readonly allowOrigins?: readonly string[];
-  /** A TCP connection not upgraded within this many ms is destroyed. Default 10 000. */
+  /** A TCP connection not upgraded within this many ms is destroyed. Default 5 000. */
   readonly handshakeTimeoutMs?: number;
-  /** TCP connections at once. Default 512. */
+  /** Upgraded connections at once; an upgrade past it is refused with 503. Default 512. */
   readonly maxConnections?: number;
+  /** Connections not upgraded yet; past it the oldest is closed. Default 128. */
+  readonly maxPendingConnections?: number;
+  /** Connections not upgraded yet from one address (IPv6: one /64); past it its oldest is closed. Default 16. */
+  readonly maxPendingPerAddress?: number;
   /** One JSON line per connection event (`createOpsLog`); default none. */
   readonly log?: OpsLog;
   /** Called once the server listens. */
@@ -73,6 +94,10 @@ export interface EnvServerStats {
   readonly connections: number;
   /** TCP connections open now, upgraded or not (what `maxConnections` caps). */
   readonly tcpConnections: number;
+  /** TCP connections not upgraded yet (idle, mid-handshake, health probes). */
+  readonly pendingConnections: number;
+  /** Connections not upgraded in time, or closed as the oldest past a pending cap, since start. */
+  readonly pendingClosed: number;
   /** Env instances open now, over all connections. */
   readonly instances: number;
   /** Frames received since start. */
@@ -121,7 +146,7 @@ export async function startEnvServer(options: EnvServerOptions): Promise<EnvServ
   const log = options.log ?? (() => {});
   const connections = new EnvConnections(connectionOptions(options, log));
   const listener = await listenWebSocket(listenOptions(options, log, connections), (ws, _request, socket, peer) =>
-    connections.accept(ws, socket, peer.peer),
+    connections.accept(ws, socket, peer),
   );
   connections.startSweep();
   options.onListening?.({ port: listener.port, url: listener.url });
@@ -133,10 +158,15 @@ function connectionOptions(options: EnvServerOptions, log: OpsLog): EnvConnectio
     resolveEnv: options.resolveEnv,
     maxInstancesPerConnection: options.maxInstancesPerConnection ?? MAX_INSTANCES_PER_CONNECTION,
     maxInstances: options.maxInstances ?? ENV_SERVER_MAX_INSTANCES,
+    maxInstancesPerClient: options.maxInstancesPerClient ?? ENV_SERVER_MAX_INSTANCES_PER_CLIENT,
     callTimeoutMs: options.callTimeoutMs ?? SERVER_CALL_TIMEOUT_MS,
     rateLimit: options.rateLimit ?? RATE_LIMIT,
     maxBufferedBytes: options.maxBufferedBytes ?? ENV_SERVER_MAX_BUFFERED_BYTES,
     maxTotalBufferedBytes: options.maxTotalBufferedBytes ?? ENV_SERVER_MAX_TOTAL_BUFFERED_BYTES,
+    pauseBufferedBytes: options.pauseBufferedBytes ?? ENV_SERVER_PAUSE_BUFFERED_BYTES,
+    frameBudget: options.frameBudget ?? ENV_SERVER_FRAME_BUDGET,
+    maxQueuedFrames: ENV_SERVER_MAX_QUEUED_FRAMES,
+    maxQueuedBytes: ENV_SERVER_MAX_QUEUED_BYTES,
     log,
     now: options.now ?? (() => performance.now()),
   };
@@ -152,6 +182,8 @@ function listenOptions(options: EnvServerOptions, log: OpsLog, connections: EnvC
     ...(options.allowOrigins ? { allowOrigins: options.allowOrigins } : {}),
     ...(options.handshakeTimeoutMs !== undefined ? { handshakeTimeoutMs: options.handshakeTimeoutMs } : {}),
     ...(options.maxConnections !== undefined ? { maxConnections: options.maxConnections } : {}),
+    ...(options.maxPendingConnections !== undefined ? { maxPendingConnections: options.maxPendingConnections } : {}),
+    ...(options.maxPendingPerAddress !== undefined ? { maxPendingPerAddress: options.maxPendingPerAddress } : {}),
     log,
     health: () => connections.health(),
   };
@@ -190,6 +222,8 @@ class EnvServer implements EnvServerHandle {
     return {
       connections: connections.size,
       tcpConnections: listener.connections(),
+      pendingConnections: listener.pending().open,
+      pendingClosed: listener.pending().closedByDeadline + listener.pending().evicted,
       ...connections.counters,
       bufferedBytes: connections.outbound.bytes,
       peakBufferedBytes: connections.outbound.peak,

@@ -4,11 +4,18 @@
  * past the total, a peer holding more than its share (total / peers) is closed, so several peers
  * that never read cannot together grow the server without bound.
  *
+ * Before any of that, a peer with replies waiting is not served (`blocked`, issue 40: peers that
+ * never read had pushed the process to 534–1,078 MiB against a 128 MiB total): its frames wait
+ * for its socket to drain, and it is closed only if it still passes the limits above.
+ *
  * The sum is kept incrementally (each peer's last known `bufferedAmount`, refreshed at every
  * send) and recounted exactly only when it passes the total: queues also shrink while nothing is
  * sent, so the running sum may be high, never low.
  */
 import type { WebSocket } from 'ws';
+
+/** A peer is never held back for less than this: socket writes return false from 16 KiB, so its `drain` will come. */
+const MIN_PAUSE_BYTES = 64 * 1024;
 
 export interface OutboundPeer {
   readonly ws: WebSocket;
@@ -24,6 +31,8 @@ export class OutboundBudget {
   constructor(
     readonly perPeer: number,
     readonly total: number,
+    /** Bytes waiting for one peer past which its frames stop running (`blocked`). */
+    readonly pauseAt: number = perPeer,
   ) {}
 
   /** Bytes queued for all peers, as last seen. */
@@ -56,6 +65,16 @@ export class OutboundBudget {
       return "peer too slow: over its share of the server's outbound buffer";
     }
     return undefined;
+  }
+
+  /**
+   * True while `peer` should not be served: more than `pauseAt` bytes (or its share of the
+   * total, if smaller, but never under 64 KiB) wait for it. Its frames then wait for its socket
+   * to drain, so the sum over peers stays near the total instead of reaching it.
+   */
+  blocked(peer: OutboundPeer): boolean {
+    const amount = this.update(peer);
+    return amount > Math.max(MIN_PAUSE_BYTES, Math.min(this.pauseAt, this.total / Math.max(1, this.peers.size)));
   }
 
   /** Call after a send, so the sum holds the frame just queued. */

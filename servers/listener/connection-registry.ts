@@ -1,77 +1,99 @@
 /**
- * Every TCP connection of a listener, upgraded or not: how many are open (what `maxConnections`
- * caps and `/readyz` reports), and a deadline on each until it has upgraded or sent a plain
- * request. Idle sockets cost a file descriptor each and would otherwise stay forever. A budget
- * per remote address for connections still in their handshake would be kept here, beside the
- * deadlines.
+ * Every TCP connection of a listener, in two budgets (issue 40, finding 1): connections still in
+ * their handshake (or serving plain HTTP such as a health probe) are *pending*, with their own
+ * small cap, a per-address cap and a short deadline (pending-sockets.ts); upgraded peers are
+ * *admitted*, capped by `maxConnections`, which pending sockets can no longer fill. Node's own
+ * `maxConnections` stays only as a backstop on file descriptors, above the sum of both.
  */
 import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { OpsLog } from './ops-log.ts';
+import { PendingSockets, peerOf } from './pending-sockets.ts';
+
+export { peerOf } from './pending-sockets.ts';
 
 export interface ConnectionRegistryOptions {
   /** A connection not upgraded (or not done with its HTTP request) within this many ms is destroyed. */
   readonly handshakeTimeoutMs: number;
-  /** The server's connection cap, for the `limit.hit` line when node drops one over it. */
+  /** Upgraded peers at once; an upgrade past it is refused (503). */
   readonly maxConnections: number;
+  /** Connections not upgraded yet, in all; past it the oldest is closed. */
+  readonly maxPending: number;
+  /** Connections not upgraded yet from one address; past it that address's oldest is closed. */
+  readonly maxPendingPerAddress: number;
   readonly log: OpsLog;
 }
 
 export class ConnectionRegistry {
   #open = 0;
-  /** Handshake deadlines of connections that have not upgraded yet. */
-  readonly #deadlines = new Map<Duplex, NodeJS.Timeout>();
+  #admitted = 0;
+  readonly pending: PendingSockets;
 
-  constructor(private readonly options: ConnectionRegistryOptions) {}
+  constructor(private readonly options: ConnectionRegistryOptions) {
+    this.pending = new PendingSockets({
+      max: options.maxPending,
+      maxPerAddress: options.maxPendingPerAddress,
+      deadlineMs: options.handshakeTimeoutMs,
+      log: options.log,
+    });
+  }
 
   /** TCP connections open now, upgraded or not. */
   get open(): number {
     return this.#open;
   }
 
-  /** Follows `http`'s connections: counts them, starts each one's deadline, logs the ones dropped over the cap. */
+  /** Upgraded peers open now. */
+  get admitted(): number {
+    return this.#admitted;
+  }
+
+  /** No room for one more upgraded peer. */
+  get full(): boolean {
+    return this.#admitted >= this.options.maxConnections;
+  }
+
+  /** What node's `maxConnections` is set to: both budgets, plus room for the pending budget's overshoot before it closes sockets. */
+  get backstop(): number {
+    return this.options.maxConnections + 4 * this.options.maxPending;
+  }
+
+  /** Follows `http`'s connections: counts them, puts each in the pending budget, logs the ones node drops. */
   attach(http: Server): void {
+    http.maxConnections = this.backstop;
     http.on('connection', (socket: Socket) => this.accepted(socket));
-    // A plain request's socket is left to node's keep-alive and request timeouts from here on.
-    http.on('request', (request: { readonly socket: Duplex }) => this.settle(request.socket));
     http.on('drop', (data?: { remoteAddress?: string; remotePort?: number }) => {
-      this.options.log('limit.hit', { limit: 'max_connections', peer: `${data?.remoteAddress}:${data?.remotePort}`, max: this.options.maxConnections });
+      this.options.log('limit.hit', { limit: 'max_sockets', peer: `${data?.remoteAddress}:${data?.remotePort}`, max: this.backstop });
     });
   }
 
-  /** The socket has upgraded or sent a request: its handshake deadline no longer applies. */
-  settle(socket: Duplex): void {
-    clearTimeout(this.#deadlines.get(socket));
-    this.#deadlines.delete(socket);
+  /** The socket upgraded: it leaves the pending budget and counts as admitted until it closes. */
+  admit(socket: Duplex): void {
+    if (!this.pending.has(socket)) return;
+    this.pending.settle(socket);
+    this.#admitted++;
+    socket.once('close', () => this.#admitted--);
   }
 
-  /** Cancels every pending deadline (shutdown). */
+  /** The upgrade was refused or abandoned: the socket no longer counts as pending. */
+  settle(socket: Duplex): void {
+    this.pending.settle(socket);
+  }
+
+  /** Stops the deadline sweep (shutdown). */
   clear(): void {
-    for (const deadline of this.#deadlines.values()) clearTimeout(deadline);
-    this.#deadlines.clear();
+    this.pending.clear();
+  }
+
+  /** Logs an upgrade refused at the admitted cap. */
+  refusedFull(socket: Duplex): void {
+    this.options.log('limit.hit', { limit: 'max_connections', peer: peerOf(socket), max: this.options.maxConnections });
   }
 
   private accepted(socket: Socket): void {
     this.#open++;
-    const deadline = setTimeout(() => this.expired(socket), this.options.handshakeTimeoutMs);
-    deadline.unref();
-    this.#deadlines.set(socket, deadline);
-    socket.once('close', () => {
-      this.#open--;
-      this.settle(socket);
-    });
+    socket.once('close', () => this.#open--);
+    this.pending.add(socket);
   }
-
-  private expired(socket: Socket): void {
-    this.#deadlines.delete(socket);
-    this.options.log('limit.hit', { limit: 'handshake_timeout', peer: peerOf(socket), ms: this.options.handshakeTimeoutMs });
-    socket.destroy();
-  }
-}
-
-/** `address:port` of a socket's remote end, IPv6 in brackets, for log lines. */
-export function peerOf(socket: Socket): string {
-  const address = socket.remoteAddress ?? '?';
-  return `${address.includes(':') ? `[${address}]` : address}:${socket.remotePort ?? '?'}`;
 }

@@ -2,8 +2,9 @@
  * The WebSocket listener shared by the env server and the event server: an HTTP server whose
  * upgrade handler refuses, before any WebSocket exists, a draining server (503), a browser page
  * of a foreign origin (403) and a missing or wrong bearer token (401) (upgrade-gate.ts); a ws
- * server with explicit limits; a deadline on every TCP connection until it has upgraded and a cap
- * on connections (connection-registry.ts); `/healthz` and `/readyz` (health.ts); a ping/pong
+ * server with explicit limits; two connection budgets, one for sockets still in their handshake
+ * (small, per address, a short deadline, oldest closed first) and one for upgraded peers
+ * (connection-registry.ts); `/healthz` and `/readyz` (health.ts); a ping/pong
  * heartbeat (heartbeat.ts); and a shutdown that closes every peer with 1001.
  *
  * `listenWebSocket` composes those parts; each holds its own state, created before the HTTP
@@ -12,18 +13,26 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { CloseCode, SERVER_CLOSE_GRACE_MS, SERVER_HANDSHAKE_TIMEOUT_MS, SERVER_MAX_CONNECTIONS } from '../../transport/wire/limits.ts';
+import {
+  CloseCode,
+  SERVER_CLOSE_GRACE_MS,
+  SERVER_HANDSHAKE_TIMEOUT_MS,
+  SERVER_MAX_CONNECTIONS,
+  SERVER_MAX_PENDING_CONNECTIONS,
+  SERVER_MAX_PENDING_PER_ADDRESS,
+} from '../../transport/wire/limits.ts';
 import { ConnectionRegistry, peerOf } from './connection-registry.ts';
 import { answerHealth, type HealthState } from './health.ts';
 import { Heartbeat } from './heartbeat.ts';
 import { listen } from './listen.ts';
 import type { OpsLog } from './ops-log.ts';
-import { refuseUpgrade, UpgradeGate } from './upgrade-gate.ts';
+import { refuseUpgrade, UpgradeGate, type Refusal } from './upgrade-gate.ts';
 
 export interface WsListenOptions {
   readonly port: number;
   readonly host: string;
-  readonly token: string | undefined;
+  /** Bearer token every upgrade must present (several: any of them, each its own client for quotas). */
+  readonly token: string | readonly string[] | undefined;
   /** Ping interval; a peer that has not answered the previous ping is terminated. 0 disables. */
   readonly heartbeatMs: number;
   readonly maxPayload: number;
@@ -32,10 +41,14 @@ export interface WsListenOptions {
    * Requests without `Origin` (programs) always pass. Default: none.
    */
   readonly allowOrigins?: readonly string[];
-  /** A connection not upgraded (or not done with its HTTP request) within this many ms is destroyed. Default 10 000. */
+  /** A connection not upgraded (or not done with its HTTP request) within this many ms is destroyed. Default 5 000. */
   readonly handshakeTimeoutMs?: number;
-  /** TCP connections at once; more are closed when accepted. Default 512. */
+  /** Upgraded peers at once; an upgrade past it is refused with 503. Default 512. */
   readonly maxConnections?: number;
+  /** Connections not upgraded yet (idle, mid-handshake, health probes); past it the oldest is closed. Default 128. */
+  readonly maxPendingConnections?: number;
+  /** Connections not upgraded yet from one remote address (IPv6: one /64); past it its oldest is closed. Default 16. */
+  readonly maxPendingPerAddress?: number;
   /** The owner's part of readiness (e.g. an instance cap) and figures for the health probes. */
   readonly health?: () => HealthState;
   /** Connection events as JSON lines (`--log-json`). */
@@ -46,6 +59,8 @@ export interface WsListenOptions {
 export interface PeerInfo {
   readonly peer: string;
   readonly origin: string | undefined;
+  /** Who the peer counts as for per-client quotas: its token's hash, or its address without a token. */
+  readonly client: string;
 }
 
 /** What the owner of a connection adds to its `connection.closed` log line (e.g. the instances it held). */
@@ -65,6 +80,8 @@ export interface WsListener {
   drain(): void;
   /** TCP connections open now, upgraded or not. */
   connections(): number;
+  /** Connections not upgraded yet, and those the pending budget closed since start. */
+  pending(): { readonly open: number; readonly closedByDeadline: number; readonly evicted: number };
   /** Closes every peer with 1001, waits for them (terminating stragglers), then stops listening. */
   close(): Promise<void>;
 }
@@ -96,10 +113,15 @@ class WebSocketListener implements WsListener {
     const handshakeTimeoutMs = options.handshakeTimeoutMs ?? SERVER_HANDSHAKE_TIMEOUT_MS;
     this.#log = options.log ?? (() => {});
     this.#maxConnections = options.maxConnections ?? SERVER_MAX_CONNECTIONS;
-    this.#registry = new ConnectionRegistry({ handshakeTimeoutMs, maxConnections: this.#maxConnections, log: this.#log });
+    this.#registry = new ConnectionRegistry({
+      handshakeTimeoutMs,
+      maxConnections: this.#maxConnections,
+      maxPending: options.maxPendingConnections ?? SERVER_MAX_PENDING_CONNECTIONS,
+      maxPendingPerAddress: options.maxPendingPerAddress ?? SERVER_MAX_PENDING_PER_ADDRESS,
+      log: this.#log,
+    });
     this.#gate = new UpgradeGate({ token: options.token, allowOrigins: options.allowOrigins ?? [] });
     this.#http = createProbeServer(handshakeTimeoutMs, () => this.readiness());
-    this.#http.maxConnections = this.#maxConnections;
     this.#wss = new WebSocketServer({ noServer: true, maxPayload: options.maxPayload, perMessageDeflate: false });
     this.#wss.on('error', ignore);
     this.#heartbeat = new Heartbeat(this.#wss, options.heartbeatMs);
@@ -134,33 +156,46 @@ class WebSocketListener implements WsListener {
     return this.#registry.open;
   }
 
+  pending(): { readonly open: number; readonly closedByDeadline: number; readonly evicted: number } {
+    const { pending } = this.#registry;
+    return { open: pending.size, closedByDeadline: pending.closed.deadline, evicted: pending.closed.evictedGlobal + pending.closed.evictedPerAddress };
+  }
+
   close(): Promise<void> {
     this.#draining = true;
     this.#closing ??= this.shutdown();
     return this.#closing;
   }
 
-  /** The listener's part of `/readyz` (draining, the connection cap), then the owner's. */
+  /** The listener's part of `/readyz` (draining, the cap on upgraded peers), then the owner's. */
   private readiness(): HealthState {
     const owner = this.options.health?.();
-    const detail = { connections: this.#registry.open, ...owner?.detail };
+    const detail = { connections: this.#registry.open, peers: this.#registry.admitted, pending: this.#registry.pending.size, ...owner?.detail };
     if (this.#draining) return { ready: false, reason: 'draining', detail };
-    if (this.#registry.open >= this.#maxConnections) return { ready: false, reason: 'at the connection limit', detail };
+    if (this.#registry.full) return { ready: false, reason: 'at the connection limit', detail };
     return owner === undefined ? { ready: true, detail } : { ...owner, detail };
   }
 
+  /** A refused socket stays pending, so its deadline still closes it if the peer never does. */
   private upgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void {
-    this.#registry.settle(socket);
     socket.on('error', ignore);
-    const info: PeerInfo = { peer: peerOf(request.socket), origin: request.headers.origin };
-    this.#log('connection.opened', { ...info });
+    const info: PeerInfo = { peer: peerOf(request.socket), origin: request.headers.origin, client: this.#gate.client(request) };
+    this.#log('connection.opened', { peer: info.peer, origin: info.origin });
     if (this.#closing !== undefined) return void socket.destroy();
-    const refusal = this.#gate.check(request, this.#draining);
+    const refusal = this.#gate.check(request, this.#draining) ?? this.full(socket);
     if (refusal !== undefined) {
-      this.#log('connection.refused', { ...info, status: refusal.status, reason: refusal.error.code });
+      this.#log('connection.refused', { peer: info.peer, origin: info.origin, status: refusal.status, reason: refusal.error.code });
       return refuseUpgrade(socket, refusal);
     }
+    this.#registry.admit(socket);
     this.#wss.handleUpgrade(request, socket, head, (ws) => this.accept(ws, request, socket, info));
+  }
+
+  private full(socket: Duplex): Refusal | undefined {
+    if (!this.#registry.full) return undefined;
+    this.#registry.refusedFull(socket);
+    const message = `this server holds ${this.#maxConnections} connections, its limit (--max-connections); retry later or use another server`;
+    return { status: 503, error: { code: 'TOO_MANY_CONNECTIONS', message } };
   }
 
   private accept(ws: WebSocket, request: IncomingMessage, socket: Duplex, info: PeerInfo): void {
@@ -192,8 +227,9 @@ class WebSocketListener implements WsListener {
 function createProbeServer(handshakeTimeoutMs: number, readiness: () => HealthState): Server {
   return createServer(
     {
-      headersTimeout: handshakeTimeoutMs,
-      requestTimeout: handshakeTimeoutMs,
+      // A second behind the pending budget's deadline, so that one closes idle sockets (and logs it); node's backs it up.
+      headersTimeout: handshakeTimeoutMs + 1_000,
+      requestTimeout: handshakeTimeoutMs + 1_000,
       connectionsCheckingInterval: Math.min(30_000, Math.max(50, handshakeTimeoutMs / 4)),
     },
     (request: IncomingMessage, response: ServerResponse) => {

@@ -3,6 +3,7 @@
  * and limits that were per connection only (finding 5), and the operable-server work: probes,
  * a graceful drain, JSON log lines.
  */
+import http from 'node:http';
 import net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startAgentGymHttpServer, type AgentGymHttpServer, type AgentGymHttpServerOptions } from '../../servers/agentgym-http/agentgym-http-server.ts';
@@ -34,6 +35,18 @@ async function connect(port: number): Promise<{ socket: net.Socket; closed: Prom
   const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
   await new Promise<void>((resolve, reject) => socket.once('connect', resolve).once('error', reject));
   return { socket, closed };
+}
+
+/** POST /create {} through `agent` (a keep-alive socket that stays admitted). */
+function requestWith(url: string, agent: http.Agent): Promise<{ status: number }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, { method: 'POST', agent, headers: { 'content-type': 'application/json' } }, (res) => {
+      res.resume();
+      res.on('end', () => resolve({ status: res.statusCode ?? 0 }));
+    });
+    req.on('error', reject);
+    req.end('{}');
+  });
 }
 
 async function until(condition: () => boolean): Promise<void> {
@@ -87,15 +100,22 @@ describe('AgentGym HTTP endpoint: sockets and server-wide limits (issue 24, find
     expect(reply).toContain('{"id":0}');
   });
 
-  it('caps connections server-wide: one past maxConnections is closed at once, and a freed slot serves again', async () => {
-    const server = await serve({ maxConnections: 4 });
-    const held = await Promise.all(Array.from({ length: 4 }, () => connect(server.port)));
-    await until(() => server.stats().connections === 4);
-    const extra = await connect(server.port);
-    await extra.closed;
-    held[0]?.socket.destroy();
-    await until(() => server.stats().connections === 3);
-    expect((await request(`${server.url}/create`, { body: {} })).json).toEqual({ id: 0 });
+  // Issue 40 split the cap: idle sockets have their own budget and never fill maxConnections.
+  it('caps admitted sockets: a request on a new socket past maxConnections gets 503; idle ones never count', async () => {
+    const server = await serve({ maxConnections: 2, maxPendingConnections: 4, keepAliveTimeoutMs: 60_000 });
+    const idle = await Promise.all(Array.from({ length: 8 }, () => connect(server.port)));
+    await Promise.all(idle.slice(0, 4).map(({ closed }) => closed)); // the oldest four made room
+    const keepAlive = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    const second = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    const post = (agent: http.Agent) => requestWith(`${server.url}/create`, agent);
+    expect(await post(keepAlive)).toMatchObject({ status: 200 });
+    expect(await post(second)).toMatchObject({ status: 200 });
+    expect(await request(`${server.url}/create`, { body: {} })).toMatchObject({ status: 503, json: { code: 'TOO_MANY_CONNECTIONS' } });
+    expect(await post(keepAlive)).toMatchObject({ status: 200 }); // an admitted socket goes on
+    second.destroy();
+    await until(() => server.stats().connections <= 5);
+    expect(await request(`${server.url}/create`, { body: {} })).toMatchObject({ status: 200 });
+    keepAlive.destroy();
   });
 });
 

@@ -17,7 +17,8 @@ describe('health endpoints', () => {
     cleanup.push(() => server.close());
     expect(await getJson(server.url, '/healthz')).toEqual({
       status: 200,
-      body: { status: 'ok', ready: true, connections: 1, instances: 0, maxInstances: 9, frames: 0 },
+      // The probe's own connection is pending (not upgraded): issue 40 counts the two apart.
+      body: { status: 'ok', ready: true, connections: 1, peers: 0, pending: 1, instances: 0, maxInstances: 9, frames: 0 },
     });
     expect(await getJson(server.url, '/readyz?verbose')).toMatchObject({ status: 200, body: { ready: true } });
     const plain = await fetch(server.url.replace('ws:', 'http:'));

@@ -55,9 +55,11 @@ describe('server-wide limits (issue 24, finding 5)', () => {
     expect((await getJson(server.url, '/readyz')).status).toBe(200);
   });
 
-  it('cuts off peers that never read once the server-wide outbound budget is spent; memory stays bounded', async () => {
+  // Issue 40: such peers are first held back (their frames wait until they read), so the total
+  // holds instead of being reached; the heartbeat then drops them, as they answer no ping.
+  it('holds back peers that never read within the outbound budget, then drops them; memory stays bounded', async () => {
     const total = 8 * 1024 * 1024;
-    const { server } = await serve({ maxTotalBufferedBytes: total });
+    const { server } = await serve({ maxTotalBufferedBytes: total, heartbeatMs: 400 });
     const honest = await remoteEnvDefinition(server.url, 'counter');
     cleanup.push(() => honest.close());
     const before = process.memoryUsage();
@@ -83,12 +85,12 @@ describe('server-wide limits (issue 24, finding 5)', () => {
     }
     await until(() => {
       sample();
-      return server.stats().policyCloses === 8 && server.stats().connections === 1;
+      return server.stats().connections === 1;
     }, 20_000);
 
-    // The server's own account: never far past the budget (a reply in flight per peer, and peers under their share).
+    // The server's own account: within the budget plus a reply in flight per peer.
     console.info(`never-reading peers: peak ${server.stats().peakBufferedBytes} B buffered, array buffers +${peakArrayBuffers - before.arrayBuffers} B`);
-    expect(server.stats().peakBufferedBytes).toBeLessThan(2 * total + 8 * 100_000);
+    expect(server.stats().peakBufferedBytes).toBeLessThan(total + 8 * 100_000);
     expect(server.stats().bufferedBytes).toBeLessThan(64 * 1024);
     // What the process holds in buffers: generous, far below the 220 MB the peers asked for.
     expect(peakArrayBuffers - before.arrayBuffers).toBeLessThan(96 * 1024 * 1024);

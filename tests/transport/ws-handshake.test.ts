@@ -29,7 +29,8 @@ async function serve(options: Partial<Parameters<typeof startEnvServer>[0]> = {}
 
 describe('handshake deadline and connection cap (issue 24, finding 5)', () => {
   it('destroys connections that do not upgrade in time, idle or trickling headers, and keeps upgraded ones', async () => {
-    const { server, lines } = await serve({ handshakeTimeoutMs: 300 });
+    // Room for all 40 in the pending budget, so each one goes by its deadline.
+    const { server, lines } = await serve({ handshakeTimeoutMs: 300, maxPendingPerAddress: 64 });
     const connection = await connectEnvServer(server.url);
     cleanup.push(() => connection.close());
     const idle = await openIdleSockets(server.port, 20);
@@ -46,17 +47,19 @@ describe('handshake deadline and connection cap (issue 24, finding 5)', () => {
     expect(server.stats()).toMatchObject({ connections: 1, tcpConnections: 1 });
   });
 
-  it('closes connections past maxConnections at once and reports not ready at the cap', async () => {
-    const { server, lines } = await serve({ maxConnections: 4 });
-    const held = await openIdleSockets(server.port, 3);
-    await until(() => server.stats().tcpConnections === 3);
-    // The probe is the fourth connection: one more would be refused, so the server is not ready.
+  // Issue 40 split the cap: idle sockets have their own budget and never fill maxConnections.
+  it('closes the oldest idle connection past maxPendingConnections and reports not ready only at the peer cap', async () => {
+    const { server, lines } = await serve({ maxConnections: 1, maxPendingConnections: 4 });
+    const held = await openIdleSockets(server.port, 6);
+    await until(() => held.filter((s) => s.closed).length === 2); // the two oldest made room
+    expect([held[0]?.closed, held[1]?.closed]).toEqual([true, true]);
+    expect((await getJson(server.url, '/readyz')).status).toBe(200); // the probe is one more pending socket
+    expect(lines).toContainEqual(expect.objectContaining({ event: 'limit.hit', limit: 'max_pending', max: 4 }));
+    const connection = await connectEnvServer(server.url);
+    cleanup.push(() => connection.close());
     expect(await getJson(server.url, '/readyz')).toMatchObject({ status: 503, body: { ready: false, reason: 'at the connection limit' } });
-    const extra = await openIdleSockets(server.port, 2);
-    await until(() => extra.filter((s) => s.closed).length >= 1);
-    expect(held.some((s) => s.closed)).toBe(false);
-    expect(lines).toContainEqual(expect.objectContaining({ event: 'limit.hit', limit: 'max_connections', max: 4 }));
-    for (const s of [...held, ...extra]) s.socket.destroy();
+    await connection.close();
+    for (const s of held) s.socket.destroy();
     await until(() => server.stats().tcpConnections === 0);
     expect((await getJson(server.url, '/readyz')).status).toBe(200);
   });

@@ -4,13 +4,26 @@
  * `maxPayload`, no heartbeat), so each one is set explicitly here.
  */
 
-/** Servers: a TCP connection that has not completed its HTTP request or WebSocket upgrade within this many ms is destroyed (also node's `headersTimeout` and `requestTimeout`). */
-export const SERVER_HANDSHAKE_TIMEOUT_MS = 10_000;
 /**
- * Servers: TCP connections open at once, upgraded or not; more are closed as soon as they are
- * accepted. Each costs a file descriptor: keep it well below `ulimit -n` (often 1 024).
+ * Servers: a TCP connection that has not completed its WebSocket upgrade within this many ms is
+ * destroyed (also node's `headersTimeout` and `requestTimeout`). An honest client upgrades within
+ * milliseconds; 5 s leaves room for a slow network and a loaded server.
+ */
+export const SERVER_HANDSHAKE_TIMEOUT_MS = 5_000;
+/**
+ * Servers: upgraded (authenticated) peers at once; an upgrade past it is refused with 503.
+ * Sockets still in their handshake do not count (they have their own budget, below). Each
+ * costs a file descriptor: keep this plus four times the pending cap below `ulimit -n` (often 1 024).
  */
 export const SERVER_MAX_CONNECTIONS = 512;
+/**
+ * Servers: connections not upgraded yet (idle, mid-handshake, plain HTTP such as health
+ * probes), over all addresses; a new one past it closes the oldest, so a new client always gets
+ * its chance while idle sockets age out first.
+ */
+export const SERVER_MAX_PENDING_CONNECTIONS = 128;
+/** Servers: connections not upgraded yet from one remote address (IPv6: one /64); a new one past it closes that address's oldest. */
+export const SERVER_MAX_PENDING_PER_ADDRESS = 16;
 /** Servers: how long peers get to answer a closing handshake the server started before their sockets are destroyed (ms). */
 export const SERVER_CLOSE_GRACE_MS = 1_000;
 /** Servers: the longest a drain (SIGTERM) waits for running calls and episodes before closing every peer (ms). */
@@ -24,6 +37,12 @@ export const SERVER_HEARTBEAT_MS = 30_000;
 export const MAX_INSTANCES_PER_CONNECTION = 256;
 /** Env server: instances over all connections at once; more get `TOO_MANY_INSTANCES`, and `/readyz` answers 503 while at it. */
 export const ENV_SERVER_MAX_INSTANCES = 4_096;
+/**
+ * Env server: instances one client holds over all its connections (a client is a token, or a
+ * remote address when the server has no token), as on the AgentGym HTTP port: half the
+ * server's, so one token can never fill the server (issue 40: it took 4 connections).
+ */
+export const ENV_SERVER_MAX_INSTANCES_PER_CLIENT = 2_048;
 /** Env server: longest `reset`/`step`/`oracle` call (ms) before the reply is `ENV_TIMEOUT` and the instance is dropped. */
 export const SERVER_CALL_TIMEOUT_MS = 60_000;
 /**
@@ -41,6 +60,24 @@ export const ENV_SERVER_MAX_BUFFERED_BYTES = 64 * 1024 * 1024;
  * never read cannot together hold the server's memory.
  */
 export const ENV_SERVER_MAX_TOTAL_BUFFERED_BYTES = 128 * 1024 * 1024;
+
+/**
+ * Env server: frames per second over all connections (a token bucket), shared round-robin, and
+ * the longest stretch of frame work in one event-loop turn before the server yields to I/O
+ * (accepts, health probes, other sockets). With it, a flood from many connections, each under
+ * its own rate limit, slows every connection to its fair share instead of freezing the server
+ * (issue 40, finding 2; measured in docs/reliability.md#hardening-round-two-connection-budgets).
+ */
+export const ENV_SERVER_FRAME_BUDGET = { perSecond: 100_000, burst: 10_000, sliceMs: 5 } as const;
+/** Env server: frames (or bytes) one connection may have waiting for the frame budget before its socket stops being read. */
+export const ENV_SERVER_MAX_QUEUED_FRAMES = 256;
+export const ENV_SERVER_MAX_QUEUED_BYTES = 1024 * 1024;
+/**
+ * Env server: once this many reply bytes wait for one peer (or its share of the total, if
+ * smaller), none of its frames run until its socket drains: a peer that does not read stops
+ * being served instead of making the server buffer for it.
+ */
+export const ENV_SERVER_PAUSE_BUFFERED_BYTES = 1024 * 1024;
 
 /** Env client: deadline of one call (ms); past it the call rejects with `ENV_TIMEOUT`. */
 export const CLIENT_CALL_TIMEOUT_MS = 30_000;

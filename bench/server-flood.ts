@@ -1,0 +1,199 @@
+/**
+ * `bench server-flood` (issue 40, findings 1 and 2): `actorgym serve babyai` (WebSocket and
+ * AgentGym HTTP, with a token) in a child process, under three attacks, printed as tables:
+ *
+ * 1. idle sockets that never authenticate (2,000, reopened as the server closes them), from one
+ *    address and spread over 127.0.0.0/8: how many honest WebSocket episodes and HTTP request
+ *    sequences finish, and whether a `rollout --remote` exits 0;
+ * 2. a token holder's flood of frames over 64 connections, each within its rate limit (an
+ *    attacker process): `/readyz` latency every 250 ms, and an honest client's episodes;
+ * 3. 64 connections that never read their replies: the server's RSS against its 128 MiB
+ *    buffered-bytes budget, and `/readyz` meanwhile.
+ *
+ * Sizes: FLOOD_IDLE (2000), FLOOD_CONNS (64), FLOOD_SECONDS (10), FLOOD_HONEST (40); FLOOD_REOPEN=1
+ * reopens every idle socket 5 ms after the server closes it (a connection-rate flood, from this
+ * same process, so the honest clients share its event loop) instead of holding them open.
+ * FLOOD_SERVE_ARGS: extra `serve` flags, e.g. `--frame-budget 30000`.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { request } from 'node:http';
+import { fileURLToPath } from 'node:url';
+import { table } from '../charts/text-table.ts';
+import { getEnv } from '../envs/index.ts';
+import { connectEnvServer } from '../transport/remote/ws-client.ts';
+import { startIdleFlood } from './flood-peers.ts';
+import { median } from './stats.ts';
+
+const BIN = fileURLToPath(new URL('../bin/actorgym.js', import.meta.url));
+const ATTACKER = fileURLToPath(new URL('./server-flood-attacker.ts', import.meta.url));
+const TOKEN = 'bench-flood-token';
+const num = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
+
+interface Served {
+  readonly child: ChildProcess;
+  readonly ws: string;
+  readonly http: string;
+}
+
+function startServer(): Promise<Served> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, 'serve', 'babyai', '--port', '0', '--agentgym-http', '0', '--token', TOKEN, ...(process.env.FLOOD_SERVE_ARGS ?? '').split(' ').filter(Boolean)], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout?.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const ws = /listening on (ws:\/\/\S+)\n/.exec(out)?.[1];
+      const http = /AgentGym HTTP protocol on (http:\/\/\S+)\n/.exec(out)?.[1];
+      if (ws && http) resolve({ child, ws, http });
+    });
+    child.once('exit', (code) => reject(new Error(`serve exited with ${code} before it was ready`)));
+  });
+}
+
+function stop(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => (child.exitCode !== null ? resolve() : (child.once('exit', () => resolve()), child.kill('SIGTERM'))));
+}
+
+/** The server's resident memory now and at its peak (MiB), from /proc. */
+function rssOf(pid: number): { rss: number; hwm: number } {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kib = (key: string) => Number(new RegExp(`${key}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
+  return { rss: kib('VmRSS') / 1024, hwm: kib('VmHWM') / 1024 };
+}
+
+/** GET /readyz with a deadline: its latency (ms), or undefined when unanswered within `timeoutMs`. */
+function probe(wsUrl: string, timeoutMs = 2_000): Promise<number | undefined> {
+  const started = performance.now();
+  return new Promise((resolve) => {
+    const req = request(`${wsUrl.replace('ws:', 'http:')}/readyz`, { agent: false, timeout: timeoutMs }, (res) => {
+      res.resume();
+      res.once('end', () => resolve(res.statusCode === 200 ? performance.now() - started : undefined));
+    });
+    req.once('timeout', () => req.destroy());
+    req.once('error', () => resolve(undefined));
+    req.end();
+  });
+}
+
+/** One BabyAI episode of up to 5 steps over a fresh connection; true when every call answered. */
+async function honestWsEpisode(url: string, seed: number): Promise<boolean> {
+  const connection = await connectEnvServer(url, { token: TOKEN, connectTimeoutMs: 5_000, callTimeoutMs: 10_000 }).catch(() => undefined);
+  if (connection === undefined) return false;
+  try {
+    await connection.spec('babyai');
+    const env = connection.makeEnv('babyai');
+    const task = getEnv('babyai').tasks('test')[seed % 20] as string;
+    await env.reset({ taskId: task, seed });
+    for (let i = 0; i < 5; i++) if ((await env.step('turn left')).terminated) break;
+    await env.close();
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await connection.close().catch(() => {});
+  }
+}
+
+/** create, reset, step, close on the AgentGym HTTP port; true when all four answered 200 without an error. */
+async function honestHttpSequence(base: string): Promise<boolean> {
+  const post = async (route: string, body: object) => {
+    const res = await fetch(`${base}/${route}`, {
+      method: 'POST', body: JSON.stringify(body), signal: AbortSignal.timeout(5_000),
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${TOKEN}` },
+    });
+    const json = (await res.json()) as { id?: number; error?: string };
+    if (res.status !== 200 || (typeof json === 'object' && json !== null && 'error' in json)) throw new Error(`${route}: ${res.status}`);
+    return json;
+  };
+  try {
+    const { id } = await post('create', {});
+    await post('reset', { id, data_idx: 0 });
+    await post('step', { id, action: 'turn left' });
+    await post('close', { id });
+    return true;
+  } catch (e) {
+    if (process.env.FLOOD_DEBUG) console.error('http', (e as Error).message, ((e as Error).cause as { code?: string } | undefined)?.code);
+    return false;
+  }
+}
+
+/** `actorgym rollout --remote` against the server: its exit code. */
+function rolloutExit(url: string): Promise<number | null> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [BIN, 'rollout', '--env', 'babyai', '--remote', url, '--token', TOKEN, '--episodes', '8', '--agent', 'random'], { stdio: 'ignore' });
+    child.once('exit', (code) => resolve(code));
+  });
+}
+
+async function idleRow(served: Served, from: 'one' | 'spread', port: 'ws' | 'http'): Promise<string[]> {
+  const count = num('FLOOD_IDLE', 2_000);
+  const honest = num('FLOOD_HONEST', 40);
+  const target = new URL(port === 'ws' ? served.ws : served.http);
+  const reopen = process.env.FLOOD_REOPEN === '1';
+  const flood = await startIdleFlood({ port: Number(target.port), count, from, reopen });
+  let finished = 0;
+  const started = performance.now();
+  for (let i = 0; i < honest; i++) if (await (port === 'ws' ? honestWsEpisode(served.ws, i) : honestHttpSequence(served.http))) finished++;
+  const seconds = (performance.now() - started) / 1000;
+  const rollout = port === 'ws' ? `exit ${await rolloutExit(served.ws)}` : '';
+  const closed = flood.closedByServer();
+  flood.stop();
+  return [port === 'ws' ? 'WebSocket' : 'AgentGym HTTP', from === 'one' ? '127.0.0.1' : '127.0.0.0/8', `${count}`, `${closed}`, `${finished} of ${honest}`, seconds.toFixed(1), rollout];
+}
+
+/** Runs `mode` from an attacker process for FLOOD_SECONDS, probing /readyz and (flood) playing honest episodes meanwhile. */
+async function attackRow(served: Served, mode: 'flood' | 'noread'): Promise<string[]> {
+  const conns = num('FLOOD_CONNS', 64);
+  const seconds = num('FLOOD_SECONDS', 10);
+  const pid = served.child.pid as number;
+  const before = rssOf(pid);
+  const attacker = spawn(process.execPath, ['--import', 'tsx', ATTACKER, served.ws, TOKEN, mode, `${conns}`, mode === 'flood' ? '20000' : '5000'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  attacker.stdout?.on('data', (chunk: Buffer) => (out += chunk.toString()));
+  while (!out.includes('ready\n')) await new Promise((resolve) => setTimeout(resolve, 20));
+  const latencies: (number | undefined)[] = [];
+  let peakRss = before.rss;
+  let episodes = 0;
+  let honestOk = 0;
+  const until = performance.now() + seconds * 1000;
+  const playing = (async () => {
+    while (mode === 'flood' && performance.now() < until) {
+      episodes++;
+      if (await honestWsEpisode(served.ws, episodes)) honestOk++;
+    }
+  })();
+  while (performance.now() < until) {
+    latencies.push(await probe(served.ws));
+    peakRss = Math.max(peakRss, rssOf(pid).rss);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  await playing;
+  const after = rssOf(pid);
+  await stop(attacker);
+  const answered = latencies.filter((ms): ms is number => ms !== undefined);
+  return [
+    mode === 'flood' ? `${conns} connections flooding frames` : `${conns} connections never reading`,
+    `${answered.filter((ms) => ms <= 100).length} of ${latencies.length}`,
+    answered.length > 0 ? `${median(answered).toFixed(1)} / ${Math.max(...answered).toFixed(1)}` : 'none answered',
+    mode === 'flood' ? `${honestOk} of ${episodes}` : '',
+    `${before.rss.toFixed(0)} → ${peakRss.toFixed(0)} (peak ${after.hwm.toFixed(0)})`,
+    JSON.parse(out.trim().split('\n').pop() ?? '{}').frames?.toLocaleString('en') ?? '',
+  ];
+}
+
+export async function runServerFloodBench(): Promise<void> {
+  const served = await startServer();
+  try {
+    const idle: string[][] = [];
+    for (const port of ['ws', 'http'] as const) for (const from of ['one', 'spread'] as const) idle.push(await idleRow(served, from, port));
+    console.log(`\nIdle sockets that never authenticate (${process.env.FLOOD_REOPEN === '1' ? 'reopened as the server closes them' : 'held open'}), honest clients meanwhile:`);
+    console.log(table([['port', 'idle from', 'idle sockets', 'closed by server', 'honest finished', 'honest s', 'rollout --remote'], ...idle]));
+    const attacks = [await attackRow(served, 'flood'), await attackRow(served, 'noread')];
+    console.log('\nA token holder, each connection within its rate limit (/readyz probed every 250 ms, 2 s deadline; budget --max-buffered-bytes 128 MiB):');
+    console.log(table([['attack', '/readyz ≤ 100 ms', 'readyz ms median / max', 'honest episodes', 'server RSS MiB', 'frames sent'], ...attacks]));
+  } finally {
+    await stop(served.child);
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await runServerFloodBench();
