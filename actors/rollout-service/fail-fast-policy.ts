@@ -8,7 +8,7 @@ import type { ActRequest, Decision, Policy } from '../../policy/policy.ts';
 import { PolicyWrapper } from '../../policy/policy-wrapper.ts';
 import { LlmError, type LlmErrorCode } from '../../policy/llm/llm-error.ts';
 
-const ENDPOINT_DOWN: ReadonlySet<LlmErrorCode> = new Set(['LLM_UNAVAILABLE', 'LLM_TIMEOUT', 'LLM_REJECTED']);
+const ENDPOINT_DOWN: ReadonlySet<LlmErrorCode> = new Set(['LLM_UNAVAILABLE', 'LLM_UNREACHABLE', 'LLM_TIMEOUT', 'LLM_REJECTED']);
 
 export class FailFastPolicy extends PolicyWrapper {
   #told = false;

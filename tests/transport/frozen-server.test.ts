@@ -76,6 +76,8 @@ describe('a rollout on three servers, one of them SIGSTOPped mid-run', () => {
     }, 5);
     const summary = await system.run();
     clearInterval(watch);
+    // The run may end before the probe's time is up: thawed before it, the server would answer it.
+    for (let waited = 0; waited < 10_000 && !events.some((e) => e.url === frozen && e.type === 'server.lost'); waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
     fleet.signal(0, 'SIGCONT');
     const stats = env.pool.stats();
     await env.close?.();

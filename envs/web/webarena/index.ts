@@ -15,6 +15,7 @@ export const WEBARENA_FAMILY = 'webarena';
 /** WebArena's own step limit (run.py `--max_steps`). */
 export const WEBARENA_DEFAULT_HORIZON = 30;
 
+/** Options of `createWebArenaDefinition`: where the tasks are, the judge, the site variables and the browser's options. */
 export interface WebArenaDefinitionOptions extends WebArenaEnvOptions, Omit<LoadWebArenaOptions, 'judge'> {
   /** A folder of WebArena config files, or one JSON file (an object or an array of them). */
   readonly tasks: string;

@@ -82,7 +82,7 @@ describe('rollout service refusals', () => {
     expect(down.status).toBe(200);
     expect(down.lines[0]).toMatchObject({ type: 'started', episodes: 2 });
     expect(down.lines.filter((l) => l.type === 'record')).toHaveLength(0);
-    expect(down.lines.at(-1)).toMatchObject({ type: 'error', message: expect.stringMatching(/policy endpoint http:\/\/127\.0\.0\.1:\d+\/v1: LLM_UNAVAILABLE/) });
+    expect(down.lines.at(-1)).toMatchObject({ type: 'error', message: expect.stringMatching(/policy endpoint http:\/\/127\.0\.0\.1:\d+\/v1: LLM_UNREACHABLE/) });
     const next = await postBatch(service.url, good(), 's3cret');
     expect(next.lines.at(-1)!.type).toBe('done');
     expect(next.lines.filter((l) => l.type === 'record')).toHaveLength(2);
