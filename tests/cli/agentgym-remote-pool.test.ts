@@ -6,21 +6,17 @@
 import { spawn } from 'node:child_process';
 import { filter, firstValueFrom, take, toArray } from 'rxjs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startChildServer, type ChildServer } from '../../bench/stats.ts';
+import type { ChildServer } from '../../bench/stats.ts';
+import { serveAgentGym as serveOn } from './serve-agentgym.ts';
 import { observeRun } from '../../transport/observe-run.ts';
 import { BIN, runCli } from './run-cli.ts';
 
 const servers: ChildServer[] = [];
+const serveAgentGym = (env: string) => serveOn(env, servers);
 afterEach(async () => {
   await Promise.all(servers.splice(0).map((server) => server.stop()));
 });
 
-async function serveAgentGym(env: string): Promise<{ server: ChildServer; remote: string; http: string }> {
-  const server = await startChildServer([env, '--port', '0', '--agentgym-http', '0'], 2);
-  servers.push(server);
-  const http = server.urls.find((url) => url.startsWith('http://')) as string;
-  return { server, http, remote: `agentgym+http://${http.slice('http://'.length)}` };
-}
 
 const played = (results: Array<{ slot: number; outcome: string; reward: number; turns: number }>) =>
   results.map(({ slot, outcome, reward, turns }) => ({ slot, outcome, reward, turns }));

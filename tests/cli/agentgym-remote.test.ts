@@ -4,21 +4,16 @@
  * random agent scores exactly as in-process (the pool with a killed server: agentgym-remote-pool.test.ts).
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { startChildServer, type ChildServer } from '../../bench/stats.ts';
+import type { ChildServer } from '../../bench/stats.ts';
+import { serveAgentGym as serveOn } from './serve-agentgym.ts';
 import { runCli } from './run-cli.ts';
 
 const servers: ChildServer[] = [];
+const serveAgentGym = (env: string) => serveOn(env, servers);
 afterEach(async () => {
   await Promise.all(servers.splice(0).map((server) => server.stop()));
 });
 
-/** `actorgym serve ENV --agentgym-http 0`; its AgentGym URL as an `agentgym+http://` remote. */
-async function serveAgentGym(env: string): Promise<{ server: ChildServer; remote: string; http: string }> {
-  const server = await startChildServer([env, '--port', '0', '--agentgym-http', '0'], 2);
-  servers.push(server);
-  const http = server.urls.find((url) => url.startsWith('http://')) as string;
-  return { server, http, remote: `agentgym+http://${http.slice('http://'.length)}` };
-}
 
 interface Result {
   slot: number;
