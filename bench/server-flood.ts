@@ -11,9 +11,11 @@
  *    buffered-bytes budget, and `/readyz` meanwhile.
  *
  * Sizes: FLOOD_IDLE (2000), FLOOD_CONNS (64), FLOOD_SECONDS (10), FLOOD_HONEST (40); FLOOD_REOPEN=1
- * reopens every idle socket 5 ms after the server closes it (a connection-rate flood, from this
- * same process, so the honest clients share its event loop) instead of holding them open.
- * FLOOD_SERVE_ARGS: extra `serve` flags, e.g. `--frame-budget 30000`.
+ * reopens every idle socket 5 ms after the server closes it (a connection-rate flood) instead of
+ * holding them open. Each attacker runs in its own process (bench/idle-flood-attacker.ts,
+ * bench/server-flood-attacker.ts).
+ * FLOOD_SERVE_ARGS: extra `serve` flags, e.g. `--frame-budget 30000`. FLOOD_ONLY: `idle`, `flood` or
+ * `noread` runs that part alone.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -22,11 +24,11 @@ import { fileURLToPath } from 'node:url';
 import { table } from '../charts/text-table.ts';
 import { getEnv } from '../envs/index.ts';
 import { connectEnvServer } from '../transport/remote/ws-client.ts';
-import { startIdleFlood } from './flood-peers.ts';
 import { median } from './stats.ts';
 
 const BIN = fileURLToPath(new URL('../bin/actorgym.js', import.meta.url));
 const ATTACKER = fileURLToPath(new URL('./server-flood-attacker.ts', import.meta.url));
+const IDLE_ATTACKER = fileURLToPath(new URL('./idle-flood-attacker.ts', import.meta.url));
 const TOKEN = 'bench-flood-token';
 const num = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 
@@ -73,6 +75,12 @@ function probe(wsUrl: string, timeoutMs = 2_000): Promise<number | undefined> {
     req.once('error', () => resolve(undefined));
     req.end();
   });
+}
+
+/** The frames the server has received so far (its /healthz counter). */
+async function framesReceived(wsUrl: string): Promise<number> {
+  const res = await fetch(`${wsUrl.replace('ws:', 'http:')}/healthz`, { signal: AbortSignal.timeout(10_000) });
+  return ((await res.json()) as { frames: number }).frames;
 }
 
 /** One BabyAI episode of up to 5 steps over a fresh connection; true when every call answered. */
@@ -125,20 +133,35 @@ function rolloutExit(url: string): Promise<number | null> {
   });
 }
 
+/** Starts `script` (an attacker) in its own process with `args`; resolves once it printed `ready`. */
+async function startAttacker(script: string, args: readonly string[]): Promise<{ stop(): Promise<Record<string, number>> }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  child.stdout?.on('data', (chunk: Buffer) => (out += chunk.toString()));
+  while (!out.includes('ready\n')) {
+    if (child.exitCode !== null) throw new Error(`attacker ${script} exited with ${child.exitCode}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return {
+    async stop() {
+      await stop(child);
+      return JSON.parse(out.trim().split('\n').pop() ?? '{}') as Record<string, number>;
+    },
+  };
+}
+
 async function idleRow(served: Served, from: 'one' | 'spread', port: 'ws' | 'http'): Promise<string[]> {
   const count = num('FLOOD_IDLE', 2_000);
   const honest = num('FLOOD_HONEST', 40);
   const target = new URL(port === 'ws' ? served.ws : served.http);
-  const reopen = process.env.FLOOD_REOPEN === '1';
-  const flood = await startIdleFlood({ port: Number(target.port), count, from, reopen });
+  const flood = await startAttacker(IDLE_ATTACKER, [target.port, `${count}`, from, process.env.FLOOD_REOPEN === '1' ? 'reopen' : 'hold']);
   let finished = 0;
   const started = performance.now();
   for (let i = 0; i < honest; i++) if (await (port === 'ws' ? honestWsEpisode(served.ws, i) : honestHttpSequence(served.http))) finished++;
   const seconds = (performance.now() - started) / 1000;
   const rollout = port === 'ws' ? `exit ${await rolloutExit(served.ws)}` : '';
-  const closed = flood.closedByServer();
-  flood.stop();
-  return [port === 'ws' ? 'WebSocket' : 'AgentGym HTTP', from === 'one' ? '127.0.0.1' : '127.0.0.0/8', `${count}`, `${closed}`, `${finished} of ${honest}`, seconds.toFixed(1), rollout];
+  const { closedByServer = 0 } = await flood.stop();
+  return [port === 'ws' ? 'WebSocket' : 'AgentGym HTTP', from === 'one' ? '127.0.0.1' : '127.0.0.0/8', `${count}`, `${closedByServer}`, `${finished} of ${honest}`, seconds.toFixed(1), rollout];
 }
 
 /** Runs `mode` from an attacker process for FLOOD_SECONDS, probing /readyz and (flood) playing honest episodes meanwhile. */
@@ -147,10 +170,8 @@ async function attackRow(served: Served, mode: 'flood' | 'noread'): Promise<stri
   const seconds = num('FLOOD_SECONDS', 10);
   const pid = served.child.pid as number;
   const before = rssOf(pid);
-  const attacker = spawn(process.execPath, ['--import', 'tsx', ATTACKER, served.ws, TOKEN, mode, `${conns}`, mode === 'flood' ? '20000' : '5000'], { stdio: ['ignore', 'pipe', 'inherit'] });
-  let out = '';
-  attacker.stdout?.on('data', (chunk: Buffer) => (out += chunk.toString()));
-  while (!out.includes('ready\n')) await new Promise((resolve) => setTimeout(resolve, 20));
+  const framesBefore = await framesReceived(served.ws);
+  const attacker = await startAttacker(ATTACKER, [served.ws, TOKEN, mode, `${conns}`, mode === 'flood' ? '20000' : '5000']);
   const latencies: (number | undefined)[] = [];
   let peakRss = before.rss;
   let episodes = 0;
@@ -169,7 +190,8 @@ async function attackRow(served: Served, mode: 'flood' | 'noread'): Promise<stri
   }
   await playing;
   const after = rssOf(pid);
-  await stop(attacker);
+  const { frames } = await attacker.stop();
+  const received = (await framesReceived(served.ws)) - framesBefore;
   const answered = latencies.filter((ms): ms is number => ms !== undefined);
   return [
     mode === 'flood' ? `${conns} connections flooding frames` : `${conns} connections never reading`,
@@ -177,20 +199,25 @@ async function attackRow(served: Served, mode: 'flood' | 'noread'): Promise<stri
     answered.length > 0 ? `${median(answered).toFixed(1)} / ${Math.max(...answered).toFixed(1)}` : 'none answered',
     mode === 'flood' ? `${honestOk} of ${episodes}` : '',
     `${before.rss.toFixed(0)} → ${peakRss.toFixed(0)} (peak ${after.hwm.toFixed(0)})`,
-    JSON.parse(out.trim().split('\n').pop() ?? '{}').frames?.toLocaleString('en') ?? '',
+    frames?.toLocaleString('en') ?? '',
+    Math.round(received / seconds).toLocaleString('en'),
   ];
 }
 
 export async function runServerFloodBench(): Promise<void> {
   const served = await startServer();
   try {
-    const idle: string[][] = [];
-    for (const port of ['ws', 'http'] as const) for (const from of ['one', 'spread'] as const) idle.push(await idleRow(served, from, port));
-    console.log(`\nIdle sockets that never authenticate (${process.env.FLOOD_REOPEN === '1' ? 'reopened as the server closes them' : 'held open'}), honest clients meanwhile:`);
-    console.log(table([['port', 'idle from', 'idle sockets', 'closed by server', 'honest finished', 'honest s', 'rollout --remote'], ...idle]));
-    const attacks = [await attackRow(served, 'flood'), await attackRow(served, 'noread')];
+    const only = process.env.FLOOD_ONLY;
+    if (only === undefined || only === 'idle') {
+      const idle: string[][] = [];
+      for (const port of ['ws', 'http'] as const) for (const from of ['one', 'spread'] as const) idle.push(await idleRow(served, from, port));
+      console.log(`\nIdle sockets that never authenticate (${process.env.FLOOD_REOPEN === '1' ? 'reopened as the server closes them' : 'held open'}), honest clients meanwhile:`);
+      console.log(table([['port', 'idle from', 'idle sockets', 'closed by server', 'honest finished', 'honest s', 'rollout --remote'], ...idle]));
+    }
+    if (only === 'idle') return;
+    const attacks = only === 'flood' || only === 'noread' ? [await attackRow(served, only)] : [await attackRow(served, 'flood'), await attackRow(served, 'noread')];
     console.log('\nA token holder, each connection within its rate limit (/readyz probed every 250 ms, 2 s deadline; budget --max-buffered-bytes 128 MiB):');
-    console.log(table([['attack', '/readyz ≤ 100 ms', 'readyz ms median / max', 'honest episodes', 'server RSS MiB', 'frames sent'], ...attacks]));
+    console.log(table([['attack', '/readyz ≤ 100 ms', 'readyz ms median / max', 'honest episodes', 'server RSS MiB', 'frames sent', 'received / s'], ...attacks]));
   } finally {
     await stop(served.child);
   }

@@ -30,6 +30,7 @@ export async function runServe(envId: string, options: ServeOptions): Promise<vo
     maxPendingConnections: options.maxPendingConnections,
     maxPendingPerAddress: options.maxPendingPerAddress,
     frameBudget: frameBudgetOf(options.frameBudget),
+    framesPerTurn: options.framesPerTurn,
     maxTotalBufferedBytes: options.maxBufferedBytes,
     rateLimit: rateLimitOf(options.rateLimit),
     handshakeTimeoutMs: options.handshakeTimeout,

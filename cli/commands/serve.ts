@@ -2,7 +2,7 @@
  * `actorgym serve`: its options and help. What it does (the env and its servers) is in
  * serve-action.ts, imported when the command runs.
  */
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { DEFAULT_MAX_INSTANCES as HTTP_MAX_INSTANCES, DEFAULT_MAX_INSTANCES_PER_CLIENT as HTTP_MAX_INSTANCES_PER_CLIENT } from '../../servers/agentgym-http/limits.ts';
 import {
   ENV_SERVER_FRAME_BUDGET,
@@ -30,6 +30,7 @@ export interface ServeOptions {
   maxPendingPerAddress: number;
   maxInstancesPerClient: number;
   frameBudget: number;
+  framesPerTurn: 'one' | 'all';
   maxBufferedBytes: number;
   rateLimit: number;
   handshakeTimeout: number;
@@ -61,6 +62,7 @@ export function registerServe(program: Command): void {
     .option('--max-pending-connections <n>', 'connections not authenticated yet (idle, mid-handshake, health probes); past it the oldest is closed', positiveInt('--max-pending-connections'), SERVER_MAX_PENDING_CONNECTIONS)
     .option('--max-pending-per-address <n>', 'connections not authenticated yet from one address (IPv6: one /64); past it its oldest is closed', positiveInt('--max-pending-per-address'), SERVER_MAX_PENDING_PER_ADDRESS)
     .option('--frame-budget <frames-per-s>', 'frames per second over all connections, shared round-robin, bursts of a tenth of a second (0: no budget)', nonNegativeInt('--frame-budget'), ENV_SERVER_FRAME_BUDGET.perSecond)
+    .addOption(new Option('--frames-per-turn <n>', "a connection's frames handed over per event-loop turn: one keeps health probes and other peers answered under a flood; all is faster for one pipelining peer").choices(['one', 'all']).default('one'))
     .option('--max-buffered-bytes <bytes>', 'replies queued for all peers together; past it a peer that does not read is closed (1008)', positiveInt('--max-buffered-bytes'), ENV_SERVER_MAX_TOTAL_BUFFERED_BYTES)
     .option('--rate-limit <frames-per-s>', 'frames per second one connection may send (0: no limit)', nonNegativeInt('--rate-limit'), RATE_LIMIT.perSecond)
     .option('--handshake-timeout <ms>', 'a connection that has not authenticated (upgraded, or sent an admitted HTTP request) by then is closed', positiveInt('--handshake-timeout'), SERVER_HANDSHAKE_TIMEOUT_MS)

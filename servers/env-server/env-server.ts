@@ -80,6 +80,8 @@ export interface EnvServerOptions {
   readonly maxPendingConnections?: number;
   /** Connections not upgraded yet from one address (IPv6: one /64); past it its oldest is closed. Default 16. */
   readonly maxPendingPerAddress?: number;
+  /** `one` (default): a connection's frames handed over one per event-loop turn; `all`: every frame of a read at once (WsListenOptions.framesPerTurn). */
+  readonly framesPerTurn?: 'one' | 'all';
   /** One JSON line per connection event (`createOpsLog`); default none. */
   readonly log?: OpsLog;
   /** Called once the server listens. */
@@ -184,6 +186,7 @@ function listenOptions(options: EnvServerOptions, log: OpsLog, connections: EnvC
     ...(options.maxConnections !== undefined ? { maxConnections: options.maxConnections } : {}),
     ...(options.maxPendingConnections !== undefined ? { maxPendingConnections: options.maxPendingConnections } : {}),
     ...(options.maxPendingPerAddress !== undefined ? { maxPendingPerAddress: options.maxPendingPerAddress } : {}),
+    ...(options.framesPerTurn !== undefined ? { framesPerTurn: options.framesPerTurn } : {}),
     log,
     health: () => connections.health(),
   };

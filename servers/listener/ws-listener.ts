@@ -53,6 +53,13 @@ export interface WsListenOptions {
   readonly health?: () => HealthState;
   /** Connection events as JSON lines (`--log-json`). */
   readonly log?: OpsLog;
+  /**
+   * `one` (default): each connection's frames are handed over one per event-loop turn (ws
+   * `allowSynchronousEvents: false`), so a read of 64 KiB of small frames cannot hold the loop
+   * while health probes and other peers wait; the peer waits in TCP meanwhile. `all`: every frame
+   * of a read at once, faster for one pipelined peer (docs/reliability.md#hardening-round-two-connection-budgets).
+   */
+  readonly framesPerTurn?: 'one' | 'all';
 }
 
 /** Who is on the other end, for log lines. */
@@ -122,7 +129,7 @@ class WebSocketListener implements WsListener {
     });
     this.#gate = new UpgradeGate({ token: options.token, allowOrigins: options.allowOrigins ?? [] });
     this.#http = createProbeServer(handshakeTimeoutMs, () => this.readiness());
-    this.#wss = new WebSocketServer({ noServer: true, maxPayload: options.maxPayload, perMessageDeflate: false });
+    this.#wss = new WebSocketServer({ noServer: true, maxPayload: options.maxPayload, perMessageDeflate: false, allowSynchronousEvents: options.framesPerTurn === 'all' });
     this.#wss.on('error', ignore);
     this.#heartbeat = new Heartbeat(this.#wss, options.heartbeatMs);
     this.#registry.attach(this.#http);
