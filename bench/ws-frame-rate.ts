@@ -10,7 +10,8 @@
  * `FLOOD_MS`) against a server with no limit and one with the default, to show the default
  * triggers here: refused frames and the close code.
  *
- * Run: `npx tsx bench/ws-frame-rate.ts [RUNS] [ENV]` (default 5, babyai). docs/protocol.md#rate-limit has the figures and
+ * Run: `npx tsx bench/ws-frame-rate.ts [RUNS] [ENV]` (default 5, babyai; SERVE_ARGS: extra `serve` flags, e.g.
+ * `--frames-per-turn all`). docs/protocol.md#rate-limit has the figures and
  * the default derived from them (`RATE_LIMIT`, transport/wire/limits.ts).
  */
 import { pathToFileURL } from 'node:url';
@@ -99,7 +100,7 @@ async function flood(url: string, healthUrl: string, envId: string): Promise<Flo
 
 export async function runWsFrameRateBench(runs = 5, envId = 'babyai'): Promise<void> {
   const definition = getEnv(envId);
-  const server = await startChildServer([envId, '--port', '0', '--rate-limit', '0']);
+  const server = await startChildServer([envId, '--port', '0', '--rate-limit', '0', ...(process.env.SERVE_ARGS ?? '').split(' ').filter(Boolean)]);
   try {
     const url = server.urls[0] as string;
     const healthUrl = `${url.replace(/^ws:/, 'http:')}/healthz`;
@@ -136,7 +137,7 @@ export async function runWsFrameRateBench(runs = 5, envId = 'babyai'): Promise<v
     }
     console.log(
       `${envId}, train split, ${CONCURRENCY} concurrent episodes over one connection, ${EPISODES} episodes a run, ` +
-        `${runs} runs after two warm-up runs; server: actorgym serve ${envId} --rate-limit 0 (child process); ` +
+        `${runs} runs after two warm-up runs; server: actorgym serve ${envId} --rate-limit 0${process.env.SERVE_ARGS ? ` ${process.env.SERVE_ARGS}` : ''} (child process); ` +
         `frames counted by the server, /healthz read every ${SAMPLE_MS} ms\n`,
     );
     console.log(

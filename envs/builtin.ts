@@ -12,4 +12,7 @@ registerEnv(sciworldDefinition);
 registerEnv(textcraftDefinition);
 registerEnv(searchDefinition);
 registerEnv(webDefinition);
-registerEnvFamily(WEBARENA_FAMILY, webArenaFamilyDefinition);
+registerEnvFamily(WEBARENA_FAMILY, webArenaFamilyDefinition, {
+  usage: `${WEBARENA_FAMILY}:DIR`,
+  description: "WebArena's own task configs (a folder, or test.raw.json) against your WebArena sites (docs/envs/webarena.md)",
+});

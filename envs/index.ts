@@ -20,7 +20,7 @@ export type {
   StepInfo,
   StepResult,
 } from './contract.ts';
-export { getEnv, listEnvs, makeEnv, registerEnv, registerEnvFamily } from './registry.ts';
+export { getEnv, listEnvFamilies, listEnvs, makeEnv, registerEnv, registerEnvFamily } from './registry.ts';
 export { checkEnv } from './check-env.ts';
 export { categoryCounts, orderCategories, type CategoryCount } from './categories.ts';
 // Prompts: the env-id lookup, and the kit an app's own env writes its prompt with.

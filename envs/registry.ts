@@ -3,6 +3,7 @@ import { EnvError, type EnvDefinition } from './contract.ts';
 const definitions = new Map<string, EnvDefinition>();
 /** Families whose envs take an argument (`webarena:DIR`): prefix → maker, and what each id made. */
 const families = new Map<string, (argument: string) => EnvDefinition>();
+const familyUsage = new Map<string, { readonly usage: string; readonly description: string }>();
 const madeByFamily = new Map<string, EnvDefinition>();
 
 /** Adds an env family to the registry; ids are unique. */
@@ -17,9 +18,15 @@ export function registerEnv(definition: EnvDefinition): void {
  * Adds a family of envs named `prefix:ARGUMENT` (`webarena:path/to/configs`): `getEnv` makes the
  * definition on first use and returns the same one after.
  */
-export function registerEnvFamily(prefix: string, make: (argument: string) => EnvDefinition): void {
+export function registerEnvFamily(prefix: string, make: (argument: string) => EnvDefinition, about?: { usage: string; description: string }): void {
   if (families.has(prefix) || prefix.includes(':')) throw new Error(`env family "${prefix}" is already registered or has a ':'`);
   families.set(prefix, make);
+  familyUsage.set(prefix, about ?? { usage: `${prefix}:ARG`, description: '' });
+}
+
+/** Every env family that takes an argument, with how to name one (`actorgym envs` lists them after the envs). */
+export function listEnvFamilies(): readonly { readonly prefix: string; readonly usage: string; readonly description: string }[] {
+  return [...familyUsage].map(([prefix, about]) => ({ prefix, ...about }));
 }
 
 /** Every registered env family, in registration order (`actorgym envs` lists them). */

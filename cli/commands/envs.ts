@@ -8,7 +8,7 @@ export function registerEnvs(program: Command): void {
     .description('list registered environments with their splits, test categories and default horizons')
     .option('--json', 'print JSON')
     .action(async (options: { json?: boolean }) => {
-      const { categoryCounts, listEnvs } = await import('../../envs/index.ts');
+      const { categoryCounts, listEnvFamilies, listEnvs } = await import('../../envs/index.ts');
       const envs = listEnvs().map((definition) => ({
         id: definition.spec.id,
         description: definition.spec.description,
@@ -29,5 +29,8 @@ export function registerEnvs(program: Command): void {
         const categories = Object.entries(env.testCategories).map(([name, tasks]) => `${name} ${tasks}`);
         console.log(`  ${env.id.padEnd(10)} ${categories.length > 0 ? categories.join(' · ') : '(none)'}`);
       }
+      const families = listEnvFamilies();
+      if (families.length > 0) console.log('\nenvs that take an argument (--env NAME:ARG):');
+      for (const family of families) console.log(`  ${family.usage.padEnd(14)} ${family.description}`);
     });
 }

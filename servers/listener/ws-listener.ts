@@ -241,7 +241,7 @@ function createProbeServer(handshakeTimeoutMs: number, readiness: () => HealthSt
     },
     (request: IncomingMessage, response: ServerResponse) => {
       if (answerHealth(request, response, readiness)) return;
-      response.writeHead(426, { 'Content-Type': 'text/plain', Upgrade: 'websocket' });
+      response.writeHead(426, { 'Content-Type': 'text/plain', Upgrade: 'websocket', Connection: 'close' });
       response.end('this is a WebSocket endpoint; see docs/protocol.md\n');
     },
   );

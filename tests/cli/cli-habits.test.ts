@@ -52,5 +52,7 @@ describe('actorgym CLI habits', () => {
     const header = headerCells(stdout);
     expect(new Set(header).size).toBe(header.length);
     expect(header).toEqual(['env', 'train tasks', 'test tasks', 'default horizon', 'description']);
+    // Envs named with an argument are listed too, or a user would never find them.
+    expect(stdout).toMatch(/envs that take an argument[^\n]*\n\s+webarena:DIR\s+WebArena/);
   });
 });
