@@ -1,6 +1,7 @@
 /** What `actorgym dashboard` does (its options are in dashboard.ts). */
 import { createOpsLog } from '../../servers/listener/ops-log.ts';
 import { DashboardError, parseRunArg, startDashboard, type Dashboard } from '../../dashboard/index.ts';
+import { connectionLimitsOf } from '../connection-budget-options.ts';
 import { printJson } from '../output.ts';
 import { dashboardAccess, DEFAULT_PORT_FALLBACKS, TOKEN_HINT, warn, type DashboardCommandOptions } from './dashboard.ts';
 
@@ -18,6 +19,7 @@ export async function runDashboard(options: DashboardCommandOptions): Promise<vo
     log: createOpsLog({ server: 'dashboard', enabled: options.logJson === true, secrets: [token] }),
     ...(guard.token !== undefined ? { token: guard.token } : {}),
     alarmMs: options.alarmSeconds * 1000,
+    ...connectionLimitsOf(options),
     warn,
   });
   try {

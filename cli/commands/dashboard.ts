@@ -7,6 +7,7 @@
 import { Help, type Command } from 'commander';
 import { isLoopbackHost } from '../../transport/wire/origin.ts';
 import { addEventsPortOptions, EVENTS_PORT_OPTIONS, type EventsPortFlags } from '../events-port.ts';
+import { addConnectionBudgetOptions, type ConnectionBudgetFlags } from '../connection-budget-options.ts';
 import { port, positiveInt } from '../output.ts';
 
 /** Tried first; when taken, the next DEFAULT_PORT_FALLBACKS ports, then one the OS assigns. */
@@ -72,7 +73,7 @@ export function addDashboardOptions(command: Command): Command {
   return addEventsPortOptions(command);
 }
 
-export interface DashboardCommandOptions {
+export interface DashboardCommandOptions extends ConnectionBudgetFlags {
   run: string[];
   connect: string[];
   token?: string;
@@ -87,7 +88,7 @@ export interface DashboardCommandOptions {
 const collect = (value: string, previous: string[]) => [...previous, value];
 
 export function registerDashboard(program: Command): void {
-  program
+  const command = program
     .command('dashboard')
     .description('serve the dashboard for run directories (--run, several to overlay) and remote runs (--connect); Ctrl-C stops it')
     .option('--run <dir>', 'a run directory (actorgym train --out DIR), or LABEL=DIR to name it; repeat to overlay runs', collect, [])
@@ -98,6 +99,7 @@ export function registerDashboard(program: Command): void {
     .option('--allow-host <name>', 'a Host name the dashboard answers to besides loopback names and this machine\'s own (its host name, its FQDN when resolvable, its interface addresses) (repeatable)', collect, [])
     .option('--alarm-seconds <s>', 'the episode board flags episodes stuck in one state this long', positiveInt('--alarm-seconds'), 30)
     .option('--json', 'print {url, runs} as JSON on stdout once serving')
-    .option('--log-json', 'one JSON line on stderr per refused request and per page connection')
+    .option('--log-json', 'one JSON line on stderr per refused request and per page connection');
+  addConnectionBudgetOptions(command)
     .action(async (options: DashboardCommandOptions) => (await import('./dashboard-action.ts')).runDashboard(options));
 }

@@ -4,6 +4,7 @@ import { startTokenBatch } from '../../actors/rollout-service/token-batch.ts';
 import { createOpsLog } from '../../servers/listener/ops-log.ts';
 import { startRolloutServer } from '../../servers/rollout-server/rollout-server.ts';
 import { isLoopbackHost } from '../../transport/wire/origin.ts';
+import { connectionLimitsOf } from '../connection-budget-options.ts';
 import type { RolloutServerCliOptions } from './rollout-server.ts';
 
 export async function runRolloutServer(options: RolloutServerCliOptions): Promise<void> {
@@ -22,6 +23,7 @@ export async function runRolloutServer(options: RolloutServerCliOptions): Promis
     allowOrigins: options.allowOrigin,
     maxConcurrency: options.maxConcurrency, maxBatches: options.maxBatches,
     envTimeoutMs: options.envTimeout, drainMs: options.drainTimeout,
+    ...connectionLimitsOf(options),
     log: createOpsLog({ server: 'rollout', enabled: options.logJson === true, secrets: [token] }),
     runner: (spec, sink) => startTokenBatch(spec, sink, batchOptions),
     curricula: new AdaptiveRunCurricula(),

@@ -3,10 +3,11 @@
  * batch runner) is in rollout-server-action.ts, imported when the command runs.
  */
 import type { Command } from 'commander';
+import { addConnectionBudgetOptions, type ConnectionBudgetFlags } from '../connection-budget-options.ts';
 import { nonNegativeInt, port, positiveInt } from '../output.ts';
 import { DEFAULT_MAX_BATCHES, DEFAULT_MAX_CONCURRENCY, DEFAULT_ROLLOUT_DRAIN_MS, DEFAULT_ROLLOUT_MAX_BODY_BYTES } from '../../servers/rollout-server/limits.ts';
 
-export interface RolloutServerCliOptions {
+export interface RolloutServerCliOptions extends ConnectionBudgetFlags {
   port: number;
   host: string;
   token?: string;
@@ -24,7 +25,7 @@ export interface RolloutServerCliOptions {
 }
 
 export function registerRolloutServer(program: Command): void {
-  program
+  const command = program
     .command('rollout-server')
     .description('serve rollouts to a trainer over HTTP: POST /v1/rollouts runs a batch of tasks with a model behind an OpenAI-compatible endpoint and streams one token record per episode (docs/trainers.md)')
     .option('--port <port>', 'HTTP port (0 picks a free one)', port, 8300)
@@ -40,7 +41,8 @@ export function registerRolloutServer(program: Command): void {
     .option('--llm-retries <n>', 'retries of a failed LLM call (with backoff) before the batch fails with "policy endpoint … unavailable"', nonNegativeInt('--llm-retries'), 4)
     .option('--allow-origin <origin>', 'a browser origin allowed to call the service (repeatable; `*` = any); programs send no Origin and always pass', (value: string, all: string[]) => [...all, value], [] as string[])
     .option('--drain-timeout <ms>', 'on SIGTERM/SIGINT, running batches get this long to finish before they are cancelled', positiveInt('--drain-timeout'), DEFAULT_ROLLOUT_DRAIN_MS)
-    .option('--log-json', 'one JSON line per batch started and ended on stderr')
+    .option('--log-json', 'one JSON line per batch started and ended on stderr (and per connection refused or closed for the connection budget)');
+  addConnectionBudgetOptions(command)
     .addHelpText('after', `
 POST /v1/rollouts with a JSON body (docs/trainers.md, "The rollout service"):
   { "env": "babyai", "split": "train", "count": 8, "offset": 0, "groupSize": 4, "seed": 1,

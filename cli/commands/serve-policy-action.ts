@@ -2,6 +2,7 @@
 import { startPolicyServer, type PolicyListenOptions, type PolicyServer } from '../../servers/policy-server/policy-server.ts';
 import { loadCheckpointAgent } from '../../learner/checkpoint/checkpoint-agent.ts';
 import { isLoopbackHost } from '../../transport/wire/origin.ts';
+import { connectionLimitsOf } from '../connection-budget-options.ts';
 import type { ServePolicyOptions } from './serve-policy.ts';
 import { servedSpecOf } from './serve-policy-spec.ts';
 
@@ -16,6 +17,7 @@ export async function runServePolicy(options: ServePolicyOptions): Promise<void>
     host: options.host,
     allowOrigins: options.allowOrigin,
     drainMs: options.drainTimeout,
+    ...connectionLimitsOf(options),
     ...(token ? { token } : {}),
   };
   const { server, dispose } = spec.kind === 'hf'

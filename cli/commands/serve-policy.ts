@@ -7,10 +7,11 @@ import { Option, type Command } from 'commander';
 import { DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_MS } from '../../servers/policy-server/sessions.ts';
 import { DEFAULT_DRAIN_MS, DEFAULT_MAX_BODY_BYTES } from '../../servers/policy-server/limits.ts';
 import { BACKEND_PREFERENCES, type BackendPreference } from '../../policy/backend-preference.ts';
+import { addConnectionBudgetOptions, type ConnectionBudgetFlags } from '../connection-budget-options.ts';
 import { port, positiveInt } from '../output.ts';
 import { DEFAULT_HF_MAX_BATCH, DEFAULT_HF_MAX_QUEUE, DEFAULT_HF_MAX_TOKENS } from '../../servers/policy-server/hf/hf-defaults.ts';
 
-export interface ServePolicyOptions {
+export interface ServePolicyOptions extends ConnectionBudgetFlags {
   checkpoint?: string;
   /** `hf:DIR` or `checkpoint:DIR` (serve-policy-spec.ts). */
   policy?: string;
@@ -27,7 +28,7 @@ export interface ServePolicyOptions {
 }
 
 export function registerServePolicy(program: Command): void {
-  program
+  const command = program
     .command('serve-policy')
     .description('serve a checkpoint or a Hugging Face model as an OpenAI-compatible chat model (GET /v1/models, POST /v1/chat/completions, streaming too; an hf:DIR model also POST /v1/completions with token-id prompts)')
     .option('--checkpoint <dir>', 'a run directory or its checkpoint/ directory')
@@ -45,7 +46,8 @@ export function registerServePolicy(program: Command): void {
     .option('--max-sessions <n>', 'checkpoint: conversations whose state is kept between requests (least recently used dropped first)', positiveInt('--max-sessions'), DEFAULT_MAX_SESSIONS)
     .option('--allow-origin <origin>', 'a browser origin allowed to call the server (repeatable; `*` = any); programs send no Origin and always pass', (value: string, all: string[]) => [...all, value], [] as string[])
     .option('--drain-timeout <ms>', 'on SIGTERM/SIGINT, running completions get this long to finish', positiveInt('--drain-timeout'), DEFAULT_DRAIN_MS)
-    .addOption(new Option('--backend <backend>', 'tfjs backend').choices(BACKEND_PREFERENCES as string[]).default('auto'))
+    .addOption(new Option('--backend <backend>', 'tfjs backend').choices(BACKEND_PREFERENCES as string[]).default('auto'));
+  addConnectionBudgetOptions(command)
     .addHelpText('after', `
 --checkpoint: any model name is accepted in requests ("default" too). The conversation must be
 the one actorgym's LLM policy sends for the checkpoint's env (--agent openai:default --base-url URL);

@@ -11,11 +11,8 @@ import {
   ENV_SERVER_MAX_TOTAL_BUFFERED_BYTES,
   RATE_LIMIT,
   SERVER_DRAIN_TIMEOUT_MS,
-  SERVER_HANDSHAKE_TIMEOUT_MS,
-  SERVER_MAX_CONNECTIONS,
-  SERVER_MAX_PENDING_CONNECTIONS,
-  SERVER_MAX_PENDING_PER_ADDRESS,
 } from '../../transport/wire/limits.ts';
+import { connectionBudgetOption } from '../connection-budget-options.ts';
 import { nonNegativeInt, port, positiveInt } from '../output.ts';
 
 export interface ServeOptions {
@@ -58,14 +55,14 @@ export function registerServe(program: Command): void {
     .option('--max-instances <n>', 'env instances over all connections (more get TOO_MANY_INSTANCES)', positiveInt('--max-instances'), ENV_SERVER_MAX_INSTANCES)
     .option('--max-instances-per-connection <n>', 'env instances one connection may hold', positiveInt('--max-instances-per-connection'), 1024)
     .option('--max-instances-per-client <n>', 'env instances one client (a token, else a remote address) may hold over all its connections', positiveInt('--max-instances-per-client'), ENV_SERVER_MAX_INSTANCES_PER_CLIENT)
-    .option('--max-connections <n>', 'authenticated connections at once; more are refused with 503 (keep it plus 4 × --max-pending-connections below `ulimit -n`)', positiveInt('--max-connections'), SERVER_MAX_CONNECTIONS)
-    .option('--max-pending-connections <n>', 'connections not authenticated yet (idle, mid-handshake, health probes); past it the oldest is closed', positiveInt('--max-pending-connections'), SERVER_MAX_PENDING_CONNECTIONS)
-    .option('--max-pending-per-address <n>', 'connections not authenticated yet from one address (IPv6: one /64); past it its oldest is closed', positiveInt('--max-pending-per-address'), SERVER_MAX_PENDING_PER_ADDRESS)
+    .addOption(connectionBudgetOption('maxConnections'))
+    .addOption(connectionBudgetOption('maxPendingConnections'))
+    .addOption(connectionBudgetOption('maxPendingPerAddress'))
     .option('--frame-budget <frames-per-s>', 'frames per second over all connections, shared round-robin, bursts of a tenth of a second (0: no budget)', nonNegativeInt('--frame-budget'), ENV_SERVER_FRAME_BUDGET.perSecond)
     .addOption(new Option('--frames-per-turn <n>', "a connection's frames handed over per event-loop turn: one keeps health probes and other peers answered under a flood; all is faster for one pipelining peer").choices(['one', 'all']).default('one'))
     .option('--max-buffered-bytes <bytes>', 'replies queued for all peers together; past it a peer that does not read is closed (1008)', positiveInt('--max-buffered-bytes'), ENV_SERVER_MAX_TOTAL_BUFFERED_BYTES)
     .option('--rate-limit <frames-per-s>', 'frames per second one connection may send (0: no limit)', nonNegativeInt('--rate-limit'), RATE_LIMIT.perSecond)
-    .option('--handshake-timeout <ms>', 'a connection that has not authenticated (upgraded, or sent an admitted HTTP request) by then is closed', positiveInt('--handshake-timeout'), SERVER_HANDSHAKE_TIMEOUT_MS)
+    .addOption(connectionBudgetOption('handshakeTimeout'))
     .option('--drain-timeout <ms>', 'on SIGTERM/SIGINT, how long running episodes may go on before the server closes', nonNegativeInt('--drain-timeout'), SERVER_DRAIN_TIMEOUT_MS)
     .option('--allow-origin <origin>', 'a browser origin allowed to connect, e.g. https://lab.example (repeatable; * allows any)', collect, [])
     .option('--log-json', 'one JSON line on stderr per connection event (opened, refused, closed, limit hit)')

@@ -3,10 +3,16 @@
  * orchestrators), then access (./access.ts: Host, Origin, token), then reaches the JSON API or a
  * static asset; `/live` upgrades pass the same access check before the live hub takes them.
  * Read-only: anything but GET and HEAD is a 405.
+ *
+ * Sockets have the env server's connection budget (servers/listener/http-connection-budget.ts):
+ * a socket is pending until a request or upgrade on it passes access; pending sockets are capped
+ * (in all and per address) and closed after the handshake timeout; past `maxConnections` admitted
+ * ones, a request on a new socket gets 503 `TOO_MANY_CONNECTIONS` and the socket is closed.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { answerHealth, type HealthState } from '../../servers/listener/health.ts';
+import { HttpConnectionBudget, httpBudgetOf, tooManyConnections, type HttpConnectionLimits } from '../../servers/listener/http-connection-budget.ts';
 import type { OpsLog } from '../../servers/listener/ops-log.ts';
 import type { AccessDecision, DashboardAccess } from './access.ts';
 import type { ApiRoutes } from './api-routes.ts';
@@ -21,6 +27,14 @@ export interface DashboardHttpParts {
   readonly log: OpsLog;
   /** What `/readyz` answers. */
   readonly health: () => HealthState;
+  /** The connection budget; each limit defaults to the env server's. */
+  readonly limits?: HttpConnectionLimits;
+}
+
+/** The dashboard's HTTP server, not yet listening, and its connection budget (closed with it). */
+export interface DashboardHttpServer {
+  readonly server: Server;
+  readonly budget: HttpConnectionBudget;
 }
 
 type Refusal = Extract<AccessDecision, { ok: false }>;
@@ -34,26 +48,33 @@ const SECURITY_HEADERS = {
 /** Node's defaults are 60 s for headers and 300 s per request: a read-only page needs far less. */
 const HEADERS_TIMEOUT_MS = 10_000;
 const REQUEST_TIMEOUT_MS = 30_000;
-/** Pages and API clients at once; a browser opens about six per page. */
-const MAX_CONNECTIONS = 256;
 
 /** The dashboard's HTTP server, not yet listening. */
-export function createDashboardHttp(parts: DashboardHttpParts): Server {
-  const http = new DashboardHttp(parts);
-  const server = createServer({ headersTimeout: HEADERS_TIMEOUT_MS, requestTimeout: REQUEST_TIMEOUT_MS }, (request, response) => http.request(request, response));
-  server.maxConnections = MAX_CONNECTIONS;
+export function createDashboardHttp(parts: DashboardHttpParts): DashboardHttpServer {
+  const server = createServer({ headersTimeout: HEADERS_TIMEOUT_MS, requestTimeout: REQUEST_TIMEOUT_MS });
+  const budget = new HttpConnectionBudget(server, httpBudgetOf(parts.limits ?? {}, parts.log));
+  const http = new DashboardHttp(parts, budget);
+  server.on('request', (request: IncomingMessage, response: ServerResponse) => http.request(request, response));
   server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => http.upgrade(request, socket, head));
   server.on('clientError', (_error, socket) => socket.destroy());
-  return server;
+  return { server, budget };
 }
 
+const TOO_MANY = { code: 'TOO_MANY_CONNECTIONS', message: tooManyConnections('dashboard') };
+
 class DashboardHttp {
-  constructor(private readonly parts: DashboardHttpParts) {}
+  constructor(
+    private readonly parts: DashboardHttpParts,
+    private readonly budget: HttpConnectionBudget,
+  ) {}
 
   request(request: IncomingMessage, response: ServerResponse): void {
     if (answerHealth(request, response, this.parts.health)) return;
     const decision = this.parts.access.check(request);
     if (!decision.ok) return this.refuse(response, decision, request);
+    if (!this.budget.admit(request.socket)) {
+      return send(response, 503, 'application/json', JSON.stringify({ error: TOO_MANY }), { 'Retry-After': '1', Connection: 'close' });
+    }
     const headers: Record<string, string> = decision.setCookie !== undefined ? { 'Set-Cookie': decision.setCookie } : {};
     if (decision.redirect !== undefined) return send(response, 303, 'text/plain; charset=utf-8', 'signed in\n', { ...headers, Location: decision.redirect });
     this.serve(request, response, headers).catch((error: unknown) => {
@@ -71,6 +92,10 @@ class DashboardHttp {
       const body = JSON.stringify({ error: { code: decision.code, message: decision.message } });
       const status = decision.status === 401 ? '401 Unauthorized' : '403 Forbidden';
       return void socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+    }
+    if (!this.budget.admit(socket)) {
+      const body = JSON.stringify({ error: TOO_MANY });
+      return void socket.end(`HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\nRetry-After: 1\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
     }
     if (pathOf(request) !== '/live') return void socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
     const peer = request.socket.remoteAddress;

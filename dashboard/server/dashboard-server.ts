@@ -19,6 +19,7 @@
  */
 import type { Server } from 'node:http';
 import type { Observable } from 'rxjs';
+import type { HttpConnectionLimits } from '../../servers/listener/http-connection-budget.ts';
 import type { OpsLog } from '../../servers/listener/ops-log.ts';
 import { DashboardAccess } from './access.ts';
 import { DashboardError } from './errors.ts';
@@ -26,6 +27,7 @@ import { machineNames } from './machine-names.ts';
 import { isLoopbackHost } from '../../transport/wire/origin.ts';
 import { ApiRoutes } from './api-routes.ts';
 import { createDashboardHttp } from './dashboard-http.ts';
+import type { HttpConnectionBudget } from '../../servers/listener/http-connection-budget.ts';
 import type { DashboardRun } from './dashboard-run.ts';
 import { DashboardRuns, type LiveRunOptions, type RemoteRunOptions } from './dashboard-runs.ts';
 import { listenWithFallback } from './listen.ts';
@@ -34,7 +36,8 @@ import { StaticAssets } from './static-assets.ts';
 
 export type { LiveRunOptions } from './dashboard-runs.ts';
 
-export interface DashboardOptions extends LiveHubOptions {
+/** The connection budget (`maxConnections`, `maxPendingConnections`, `maxPendingPerAddress`, `handshakeTimeoutMs`) defaults to the env server's. */
+export interface DashboardOptions extends LiveHubOptions, HttpConnectionLimits {
   /** Default 0: a port the OS assigns. */
   readonly port?: number;
   /** Default `127.0.0.1`. Beyond loopback a `token` is required (TOKEN_REQUIRED without one). */
@@ -80,21 +83,23 @@ export async function startDashboard(options: DashboardOptions = {}): Promise<Da
   const runs = new DashboardRuns({ now: options.now ?? Date.now, warn: options.warn ?? (() => {}), metricsPollMs: options.metricsPollMs ?? 2_000 });
   const hub = new LiveHub(runs.list, options);
   const closing = { started: false };
-  const server = createDashboardHttp({
+  const { server, budget } = createDashboardHttp({
     access: new DashboardAccess({ host, machineNames: names, ...(options.token !== undefined ? { token: options.token } : {}), ...(options.allowedHosts ? { allowedHosts: options.allowedHosts } : {}) }),
     api: new ApiRoutes(runs.list),
     assets: new StaticAssets(),
     hub,
     log,
     health: () => ({ ready: !closing.started, ...(closing.started ? { reason: 'closing' } : {}), detail: { runs: runs.list().length, pages: hub.stats().pages } }),
+    limits: options,
   });
   const port = await listenWithFallback(server, options.port ?? 0, host, options.portFallbacks ?? 0).catch((error: unknown) => {
     hub.close();
+    budget.close();
     throw error;
   });
   log('server.listening', { host, port, auth: options.token !== undefined ? 'token' : 'none' });
   const shownHost = host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
-  return new DashboardServer(`http://${shownHost}:${port}/`, port, { server, runs, hub, closing });
+  return new DashboardServer(`http://${shownHost}:${port}/`, port, { server, budget, runs, hub, closing });
 }
 
 /**
@@ -109,6 +114,7 @@ function requireTokenBeyondLoopback(host: string, token: string | undefined): vo
 
 interface DashboardParts {
   readonly server: Server;
+  readonly budget: HttpConnectionBudget;
   readonly runs: DashboardRuns;
   readonly hub: LiveHub;
   /** Set once `close()` is called: `/readyz` answers 503 from then on. */
@@ -149,12 +155,12 @@ class DashboardServer implements Dashboard {
   }
 
   private async shutdown(): Promise<void> {
-    const { server, runs, hub } = this.parts;
+    const { server, budget, runs, hub } = this.parts;
     runs.close();
     hub.close();
     await new Promise<void>((resolve) => {
       server.close(() => resolve());
-      server.closeAllConnections();
+      budget.destroyAll();
     });
   }
 }

@@ -1,17 +1,14 @@
 /**
- * The HTTP server's sockets, in two budgets (issue 40, finding 1: 530 idle sockets filled the
- * 512 cap and 35 of 83 honest requests failed). A socket is *pending* until it carries a request
- * that reaches a route (admitted by its token, or any request without a token): pending sockets
- * have the listener's budget (servers/listener/pending-sockets.ts: a small cap, oldest closed
- * first, a per-address cap, and `headersTimeoutMs` to get there, which Node does not enforce
- * before a first byte). Admitted sockets are capped by `maxConnections`; past it a request is
- * answered 503 and its socket closed. Health probes and refused requests leave a socket pending.
- * Idle keep-alive sockets are Node's `keepAliveTimeout`'s.
+ * The AgentGym HTTP server's sockets: the listener's two budgets (../listener/http-connection-budget.ts:
+ * pending sockets capped and given `headersTimeoutMs` to carry an admitted request, admitted ones
+ * capped by `maxConnections`), plus the requests in flight, which `drain` waits for. Idle
+ * keep-alive sockets are Node's `keepAliveTimeout`'s.
  */
 import type { Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
+import { HttpConnectionBudget } from '../listener/http-connection-budget.ts';
 import type { OpsLog } from '../listener/ops-log.ts';
-import { PendingSockets, peerOf } from '../listener/pending-sockets.ts';
+import type { PendingSockets } from '../listener/pending-sockets.ts';
 
 export interface ConnectionBudget {
   /** A socket must carry an admitted request this soon after it connects (ms). */
@@ -25,49 +22,26 @@ export interface ConnectionBudget {
 }
 
 export class ConnectionTracker {
-  readonly #requests = new Map<Socket, number>();
-  readonly #admitted = new Set<Socket>();
-  readonly pending: PendingSockets;
+  readonly #budget: HttpConnectionBudget;
   #inFlight = 0;
   #whenIdle: (() => void) | undefined;
 
-  constructor(
-    private readonly server: Server,
-    private readonly budget: ConnectionBudget,
-    private readonly log: OpsLog,
-  ) {
-    this.pending = new PendingSockets({
-      max: budget.maxPending,
-      maxPerAddress: budget.maxPendingPerAddress,
-      deadlineMs: budget.headersTimeoutMs,
-      log: (event, fields) => log(event === 'limit.hit' && fields?.['limit'] === 'handshake_timeout' ? 'connection.timeout' : event, fields),
-    });
-    // Node's own cap is only a backstop on file descriptors now, above both budgets.
-    server.maxConnections = budget.maxConnections + 4 * budget.maxPending;
-    server.on('connection', (socket: Socket) => {
-      const peer = peerOf(socket);
-      this.#requests.set(socket, 0);
-      this.pending.add(socket);
-      log('connection.opened', { peer, connections: this.#requests.size });
-      socket.once('close', () => {
-        const requests = this.#requests.get(socket) ?? 0;
-        this.#requests.delete(socket);
-        this.#admitted.delete(socket);
-        log('connection.closed', { peer, requests, connections: this.#requests.size });
-      });
-    });
-    server.on('drop', (data?: { remoteAddress?: string; remotePort?: number }) => {
-      log('connection.refused', { peer: `${data?.remoteAddress ?? '?'}:${data?.remotePort ?? '?'}`, reason: 'max-sockets' });
-    });
+  constructor(server: Server, budget: ConnectionBudget, log: OpsLog) {
+    const { headersTimeoutMs: deadlineMs, maxConnections, maxPending, maxPendingPerAddress } = budget;
+    this.#budget = new HttpConnectionBudget(server, { deadlineMs, maxConnections, maxPending, maxPendingPerAddress, log, logConnections: true });
+  }
+
+  get pending(): PendingSockets {
+    return this.#budget.pending;
   }
 
   get connections(): number {
-    return this.#requests.size;
+    return this.#budget.connections;
   }
 
   /** Sockets that carried an admitted request and are still open. */
   get admitted(): number {
-    return this.#admitted.size;
+    return this.#budget.admitted;
   }
 
   get inFlight(): number {
@@ -80,15 +54,7 @@ export class ConnectionTracker {
    * is full: the caller refuses the request (503) and closes the socket.
    */
   begin(socket: Socket, response: ServerResponse): boolean {
-    if (!this.#admitted.has(socket)) {
-      if (this.#admitted.size >= this.budget.maxConnections) {
-        this.log('connection.refused', { peer: peerOf(socket), reason: 'max-connections' });
-        return false;
-      }
-      this.pending.settle(socket);
-      this.#admitted.add(socket);
-    }
-    this.#requests.set(socket, (this.#requests.get(socket) ?? 0) + 1);
+    if (!this.#budget.admit(socket)) return false;
     this.#inFlight += 1;
     response.once('close', () => {
       this.#inFlight -= 1;
@@ -115,8 +81,6 @@ export class ConnectionTracker {
 
   /** Destroys every socket now (shutdown) and stops the deadline sweep. */
   destroyAll(): void {
-    this.pending.clear();
-    for (const socket of this.#requests.keys()) socket.destroy();
-    this.server.closeAllConnections();
+    this.#budget.destroyAll();
   }
 }

@@ -23,6 +23,8 @@ export type ApiErrorCode =
   | 'server_busy'
   /** The server is shutting down (503). */
   | 'server_closing'
+  /** A request on a new connection while the server holds `maxConnections` authenticated ones (503, `Retry-After: 1`, the connection closed); the same code as every actorgym server. */
+  | 'TOO_MANY_CONNECTIONS'
   | 'forbidden_origin'
   /** The policy failed (500). */
   | 'internal_error';
@@ -62,7 +64,8 @@ export function sendJson(res: ServerResponse, status: number, value: unknown, he
 export function sendError(res: ServerResponse, error: ApiError): void {
   const headers: Record<string, string> = {};
   if (error.status === 401) headers['www-authenticate'] = 'Bearer';
-  if (error.code === 'server_busy') headers['retry-after'] = '1';
+  if (error.code === 'server_busy' || error.code === 'TOO_MANY_CONNECTIONS') headers['retry-after'] = '1';
+  if (error.code === 'TOO_MANY_CONNECTIONS') headers['connection'] = 'close';
   // After an oversized body the rest of it is still on the socket: close rather than read it.
   if (error.status === 413) headers['connection'] = 'close';
   sendJson(res, error.status, error.toJSON(), headers);

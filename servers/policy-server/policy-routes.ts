@@ -1,6 +1,7 @@
 /**
  * The policy server's request gate and routes. In order: the health probes (no token, as
- * orchestrators call them), the browser Origin (403), the drain (503), the token (401), then
+ * orchestrators call them), the browser Origin (403), the drain (503), the token (401), the
+ * connection budget (a socket admitted here stops being pending; 503 past `maxConnections`), then
  * `GET /v1/models` or `POST /v1/chat/completions` (./chat-completion.ts). Errors are thrown as
  * `ApiError`s and answered in OpenAI's shape; every request is counted until it is answered.
  */
@@ -8,6 +9,7 @@ import type http from 'node:http';
 import { requestToken, tokenMatches } from '../../transport/wire/auth.ts';
 import { originAllowed } from '../../transport/wire/origin.ts';
 import { answerHealth, type HealthState } from '../listener/health.ts';
+import { tooManyConnections, type HttpConnectionBudget } from '../listener/http-connection-budget.ts';
 import { ApiError, asApiError, sendError, sendJson } from './api-error.ts';
 import { InFlightRequests } from './in-flight.ts';
 
@@ -23,6 +25,8 @@ export type HealthDetail = () => Readonly<Record<string, number | string | boole
 export interface PolicyAccess {
   readonly token?: string;
   readonly allowOrigins?: readonly string[];
+  /** The server's connection budget: a request that passes the token check admits its socket (or is refused 503). */
+  readonly budget?: Pick<HttpConnectionBudget, 'admit'>;
 }
 
 export class PolicyRoutes {
@@ -78,7 +82,7 @@ export class PolicyRoutes {
     throw new ApiError(404, 'unknown_url', `no route ${method} ${path || '/'}; routes: ${routes}`);
   }
 
-  /** Throws the refusal of a foreign browser page, a draining server or a missing token. */
+  /** Throws the refusal of a foreign browser page, a draining server, a missing token or a full connection budget. */
   private admit(req: http.IncomingMessage): void {
     if (!originAllowed(req, this.options.allowOrigins ?? [])) {
       throw new ApiError(403, 'forbidden_origin', `browser origin ${String(req.headers.origin)} is not allowed (serve-policy --allow-origin)`);
@@ -87,5 +91,6 @@ export class PolicyRoutes {
     if (this.options.token !== undefined && !tokenMatches(requestToken(req), this.options.token)) {
       throw new ApiError(401, 'invalid_api_key', "missing or wrong bearer token: send Authorization: Bearer <token> (the server's --token)");
     }
+    if (this.options.budget?.admit(req.socket) === false) throw new ApiError(503, 'TOO_MANY_CONNECTIONS', tooManyConnections('serve-policy'));
   }
 }

@@ -26,7 +26,8 @@
  * ./policy-server/api-error.ts: 400 bad JSON, a bad field or a conversation the template did not
  * render; 401 a missing or wrong bearer token (when `token` is set; every route); 404 unknown
  * path; 405 wrong method; 413 body over `maxBodyBytes`; 403 a browser Origin not allowed; 503
- * decode queue full (`Retry-After: 1`) or the server draining. `GET /healthz` and `/readyz`
+ * decode queue full (`Retry-After: 1`), the server draining, or a new connection past
+ * `maxConnections` (`TOO_MANY_CONNECTIONS`, the connection closed). `GET /healthz` and `/readyz`
  * answer without a token (readyz 503 while draining); on close, running completions get
  * `drainMs` to finish.
  *
@@ -37,6 +38,7 @@
  */
 import http from 'node:http';
 import { promptFor } from '../../envs/prompt/prompt-for.ts';
+import { HttpConnectionBudget, httpBudgetOf, type HttpConnectionLimits } from '../listener/http-connection-budget.ts';
 import { listen } from '../listener/listen.ts';
 import { ChatCompletion } from './chat-completion.ts';
 import { PolicyRoutes, type CompletionRoute, type HealthDetail } from './policy-routes.ts';
@@ -48,8 +50,13 @@ import { DEFAULT_DRAIN_MS, DEFAULT_KEEP_ALIVE_TIMEOUT_MS, DEFAULT_MAX_BODY_BYTES
 
 export { DEFAULT_DRAIN_MS, DEFAULT_KEEP_ALIVE_TIMEOUT_MS, DEFAULT_MAX_BODY_BYTES, DEFAULT_REQUEST_TIMEOUT_MS };
 
-/** How the server listens and who may call: shared by the checkpoint's and a Hugging Face model's server (./hf/). */
-export interface PolicyListenOptions {
+/**
+ * How the server listens and who may call: shared by the checkpoint's and a Hugging Face model's server (./hf/).
+ * The connection budget (`maxConnections`, `maxPendingConnections`, `maxPendingPerAddress`,
+ * `handshakeTimeoutMs`) is the env server's (../listener/http-connection-budget.ts): a socket is
+ * pending until a request on it passes the token check.
+ */
+export interface PolicyListenOptions extends HttpConnectionLimits {
   /** 0 picks a free port. */
   readonly port: number;
   /** Default 127.0.0.1. */
@@ -130,11 +137,16 @@ export async function listenPolicy<S extends { close(): void }>(options: PolicyL
   const now = options.now ?? Date.now;
   const { served, completion, modelId, detail, textCompletion } = serving;
   const model = { id: modelId, object: 'model', created: Math.floor(now() / 1000), owned_by: 'actorgym' };
-  const routes = new PolicyRoutes(options, detail, completion, model, textCompletion);
-  const server = createHttpServer(options, routes);
-  const port = await listen(server, options.port, host);
+  const server = createHttpServer(options);
+  const budget = new HttpConnectionBudget(server, httpBudgetOf(options, () => {}));
+  const routes = new PolicyRoutes({ ...options, budget }, detail, completion, model, textCompletion);
+  server.on('request', (req: http.IncomingMessage, res: http.ServerResponse) => routes.handle(req, res));
+  const port = await listen(server, options.port, host).catch((error: unknown) => {
+    budget.close();
+    throw error;
+  });
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}/v1`;
-  return new PolicyHttpServer({ server, routes, served, port, url, modelId, drainMs: options.drainMs ?? DEFAULT_DRAIN_MS });
+  return new PolicyHttpServer({ server, budget, routes, served, port, url, modelId, drainMs: options.drainMs ?? DEFAULT_DRAIN_MS });
 }
 
 function createServedPolicy(options: PolicyServerOptions, now: () => number): ServedPolicy {
@@ -149,8 +161,8 @@ function createServedPolicy(options: PolicyServerOptions, now: () => number): Se
   });
 }
 
-function createHttpServer(options: PolicyListenOptions, routes: PolicyRoutes): http.Server {
-  const server = http.createServer((req, res) => routes.handle(req, res));
+function createHttpServer(options: PolicyListenOptions): http.Server {
+  const server = http.createServer();
   server.keepAliveTimeout = options.keepAliveTimeoutMs ?? DEFAULT_KEEP_ALIVE_TIMEOUT_MS;
   // A request must arrive whole within this; a socket that never sends one is closed by it too.
   server.requestTimeout = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
@@ -160,6 +172,7 @@ function createHttpServer(options: PolicyListenOptions, routes: PolicyRoutes): h
 
 interface PolicyHttpServerParts<S extends { close(): void }> {
   readonly server: http.Server;
+  readonly budget: HttpConnectionBudget;
   readonly routes: PolicyRoutes;
   readonly served: S;
   readonly port: number;
@@ -190,12 +203,12 @@ class PolicyHttpServer<S extends { close(): void }> implements PolicyServer<S> {
 
   /** Refuses new work (readyz 503), lets running completions finish within `drainMs`, then drops every connection. */
   private async drain(): Promise<void> {
-    const { server, routes, served, drainMs } = this.parts;
+    const { server, budget, routes, served, drainMs } = this.parts;
     routes.startDraining();
     const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeIdleConnections();
     await routes.inFlight.settled(drainMs);
-    server.closeAllConnections();
+    budget.destroyAll();
     served.close();
     await stopped;
   }

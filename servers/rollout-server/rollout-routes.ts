@@ -1,7 +1,8 @@
 /**
  * The rollout service's request gate and routes, in the policy server's order: the health probes
  * (no token, as orchestrators call them), the browser Origin (403), the drain (503), the bearer
- * token (401), then `POST /v1/rollouts` (./rollouts-post.ts) and `DELETE /v1/rollouts/{id}`.
+ * token (401), the connection budget (503 `TOO_MANY_CONNECTIONS` on a new connection past
+ * `maxConnections`), then `POST /v1/rollouts` (./rollouts-post.ts) and `DELETE /v1/rollouts/{id}`.
  * Errors are `{ error: { message, field? } }`; every request is counted until it is answered, so
  * a draining service can wait for its streams.
  */
@@ -9,6 +10,7 @@ import type http from 'node:http';
 import { requestToken, tokenMatches } from '../../transport/wire/auth.ts';
 import { originAllowed } from '../../transport/wire/origin.ts';
 import { answerHealth, type HealthState } from '../listener/health.ts';
+import { tooManyConnections, type HttpConnectionBudget } from '../listener/http-connection-budget.ts';
 import { InFlightRequests } from '../policy-server/in-flight.ts';
 import { postRollouts, type RolloutsPostParts } from './rollouts-post.ts';
 import { asRequestError, RequestError, sendRequestError } from './request-error.ts';
@@ -16,6 +18,8 @@ import { asRequestError, RequestError, sendRequestError } from './request-error.
 export interface RolloutAccess {
   readonly token?: string | undefined;
   readonly allowOrigins?: readonly string[] | undefined;
+  /** The server's connection budget: a request that passes the token check admits its socket (or is refused 503). */
+  readonly budget?: Pick<HttpConnectionBudget, 'admit'>;
 }
 
 export class RolloutRoutes {
@@ -74,12 +78,13 @@ export class RolloutRoutes {
     throw new RequestError(404, `no route ${method} ${path || '/'}; routes: POST /v1/rollouts, DELETE /v1/rollouts/{id}, GET /healthz, GET /readyz`);
   }
 
-  /** Throws the refusal of a foreign browser page, a draining service or a missing token. */
+  /** Throws the refusal of a foreign browser page, a draining service, a missing token or a full connection budget. */
   private admit(req: http.IncomingMessage): void {
     if (!originAllowed(req, this.access.allowOrigins ?? [])) throw new RequestError(403, `browser origin ${String(req.headers.origin)} is not allowed (rollout-server --allow-origin)`);
     if (this.#draining) throw new RequestError(503, 'the service is shutting down');
     if (this.access.token !== undefined && !tokenMatches(requestToken(req), this.access.token)) {
       throw new RequestError(401, "missing or wrong bearer token: send Authorization: Bearer <token> (the service's --token)");
     }
+    if (this.access.budget?.admit(req.socket) === false) throw new RequestError(503, tooManyConnections('rollout-server'), undefined, 'TOO_MANY_CONNECTIONS');
   }
 }

@@ -12,6 +12,7 @@
  * the `runner` the caller hands in (servers/ does not import the actors: batch-runner.ts).
  */
 import http from 'node:http';
+import { HttpConnectionBudget, httpBudgetOf, type HttpConnectionLimits } from '../listener/http-connection-budget.ts';
 import { listen } from '../listener/listen.ts';
 import { createOpsLog, type OpsLog } from '../listener/ops-log.ts';
 import type { BatchRunner } from './batch-runner.ts';
@@ -21,7 +22,12 @@ import { RolloutRoutes } from './rollout-routes.ts';
 import type { RunCurricula } from './run-curricula.ts';
 import { DEFAULT_MAX_BATCHES, DEFAULT_MAX_CONCURRENCY, DEFAULT_MAX_EPISODES, DEFAULT_ROLLOUT_DRAIN_MS, DEFAULT_ROLLOUT_MAX_BODY_BYTES } from './limits.ts';
 
-export interface RolloutServerOptions {
+/**
+ * The connection budget (`maxConnections`, `maxPendingConnections`, `maxPendingPerAddress`,
+ * `handshakeTimeoutMs`) is the env server's (../listener/http-connection-budget.ts): a socket is
+ * pending until a request on it passes the token check.
+ */
+export interface RolloutServerOptions extends HttpConnectionLimits {
   /** 0 picks a free port. */
   readonly port: number;
   /** Default 127.0.0.1. */
@@ -68,22 +74,28 @@ export interface RolloutServer {
  */
 export async function startRolloutServer(options: RolloutServerOptions): Promise<RolloutServer> {
   const host = options.host ?? '127.0.0.1';
+  const log = options.log ?? createOpsLog({ server: 'rollout', enabled: false });
   const envs = new EnvSource({ remote: options.remote, token: options.remoteToken ?? options.token, envTimeoutMs: options.envTimeoutMs });
   const batches = new BatchRegistry(options.maxBatches ?? DEFAULT_MAX_BATCHES);
-  const routes = new RolloutRoutes({ token: options.token, allowOrigins: options.allowOrigins }, {
+  const server = http.createServer();
+  const budget = new HttpConnectionBudget(server, httpBudgetOf(options, log));
+  const routes = new RolloutRoutes({ token: options.token, allowOrigins: options.allowOrigins, budget }, {
     runner: options.runner, envs, batches, curricula: options.curricula,
     limits: {
       maxConcurrency: options.maxConcurrency ?? DEFAULT_MAX_CONCURRENCY,
       maxEpisodes: options.maxEpisodes ?? DEFAULT_MAX_EPISODES,
       maxBodyBytes: options.maxBodyBytes ?? DEFAULT_ROLLOUT_MAX_BODY_BYTES,
     },
-    log: options.log ?? createOpsLog({ server: 'rollout', enabled: false }),
+    log,
   });
-  const server = http.createServer((req, res) => routes.handle(req, res));
+  server.on('request', (req: http.IncomingMessage, res: http.ServerResponse) => routes.handle(req, res));
   // Deadlines on receiving a request only (headers and body); the response, a batch's stream, may run for minutes.
   server.requestTimeout = 30_000;
   server.headersTimeout = 30_000;
-  const port = await listen(server, options.port, host);
+  const port = await listen(server, options.port, host).catch((error: unknown) => {
+    budget.close();
+    throw error;
+  });
   const drainMs = options.drainMs ?? DEFAULT_ROLLOUT_DRAIN_MS;
   let closing: Promise<void> | undefined;
   const drain = async () => {
@@ -94,7 +106,7 @@ export async function startRolloutServer(options: RolloutServerOptions): Promise
     batches.cancelAll('the service is shutting down');
     await Promise.all(batches.ends());
     await routes.inFlight.settled(1_000);
-    server.closeAllConnections();
+    budget.destroyAll();
     await stopped;
     await envs.close();
   };
