@@ -8,6 +8,7 @@ import type http from 'node:http';
 import { requestToken, tokenMatches } from '../../transport/wire/auth.ts';
 import { originAllowed } from '../../transport/wire/origin.ts';
 import { answerHealth, type HealthState } from '../listener/health.ts';
+import type { OpsLog } from '../listener/ops-log.ts';
 import { ApiError, asApiError, sendError, sendJson } from './api-error.ts';
 import { InFlightRequests } from './in-flight.ts';
 
@@ -23,6 +24,8 @@ export type HealthDetail = () => Readonly<Record<string, number | string | boole
 export interface PolicyAccess {
   readonly token?: string;
   readonly allowOrigins?: readonly string[];
+  /** One JSON line per refused request (401, 403), redacted by `createOpsLog` (`serve-policy --log-json`). */
+  readonly log?: OpsLog;
 }
 
 export class PolicyRoutes {
@@ -47,7 +50,9 @@ export class PolicyRoutes {
     this.inFlight.track(res);
     this.route(req, res).catch((error: unknown) => {
       if (res.headersSent) return void res.destroy();
-      sendError(res, asApiError(error));
+      const refusal = asApiError(error);
+      if (refusal.status === 401 || refusal.status === 403) this.logRefused(req, refusal);
+      sendError(res, refusal);
     });
   }
 
@@ -76,6 +81,11 @@ export class PolicyRoutes {
     }
     const routes = `GET /v1/models, POST /v1/chat/completions${this.textCompletion !== undefined ? ', POST /v1/completions' : ''}`;
     throw new ApiError(404, 'unknown_url', `no route ${method} ${path || '/'}; routes: ${routes}`);
+  }
+
+  private logRefused(req: http.IncomingMessage, refusal: ApiError): void {
+    const peer = `${req.socket.remoteAddress ?? '?'}:${req.socket.remotePort ?? '?'}`;
+    this.options.log?.('request.refused', { peer, status: refusal.status, reason: refusal.code, path: req.url, origin: req.headers.origin });
   }
 
   /** Throws the refusal of a foreign browser page, a draining server or a missing token. */
