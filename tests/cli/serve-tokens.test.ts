@@ -12,6 +12,7 @@ import { WebSocket } from 'ws';
 import type { ChildServer } from '../../bench/stats.ts';
 import { bearer, request } from '../transport/agentgym-http-request.ts';
 import { RawPeer } from '../transport/raw-peer.ts';
+import { serveTokens } from '../../cli/commands/serve.ts';
 import { runCli } from './run-cli.ts';
 import { serveAgentGym } from './serve-agentgym.ts';
 
@@ -40,6 +41,12 @@ function upgradeStatus(url: string, token: string): Promise<number> {
 }
 
 describe('serve --token, repeated', () => {
+  it('takes every --token, else ACTORGYM_TOKEN as one token (clients send the same variable as it is)', () => {
+    expect(serveTokens({ token: ['a1', 'b2'] }, { ACTORGYM_TOKEN: 'env' })).toEqual(['a1', 'b2']);
+    expect(serveTokens({ token: [] }, { ACTORGYM_TOKEN: 'x,y' })).toEqual(['x,y']);
+    expect(serveTokens({ token: [] }, {})).toEqual([]);
+  });
+
   it('accepts each token on both ports, refuses a third, and counts instance quotas per token', async () => {
     const { server, http } = await serveAgentGym('babyai', servers, ['--token', 'alpha-token', '--token', 'beta-token', '--max-instances-per-client', '1', '--http-max-instances-per-client', '1']);
     const ws = server.urls.find((url) => url.startsWith('ws://')) as string;
