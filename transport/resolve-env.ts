@@ -65,9 +65,9 @@ export async function resolveEnvDefinition(location: EnvLocation): Promise<EnvDe
     ...(location.onPoolEvent ? { onEvent: location.onPoolEvent } : {}),
   };
   if (urls[0]?.startsWith(AGENTGYM_SCHEME)) {
-    // AgentGym's protocol has no token header: an actorgym server's token goes in the URL (/token/T).
+    // An actorgym server's token goes as `Authorization: Bearer` (AgentGym's servers ignore it), or in the URL (/token/T).
     const local = listEnvs().find((definition) => definition.spec.id === location.env);
-    return agentGymPoolDefinition(parseAgentGymRemote(urls), location.env, local, options);
+    return agentGymPoolDefinition(parseAgentGymRemote(urls), location.env, local, { ...(location.token ? { token: location.token } : {}), ...options });
   }
   const remote = await poolEnvDefinition(urls, location.env, { ...(location.token ? { token: location.token } : {}), ...options });
   const local = listEnvs().find((definition) => definition.spec.id === remote.spec.id);

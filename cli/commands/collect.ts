@@ -12,6 +12,7 @@ import { addHfAgentOptions, addLlmOptions, type HfAgentFlags, type LlmFlags } fr
 import { nonNegativeInt, positiveInt } from '../output.ts';
 import { addRemoteOptions, type RemoteFlags } from '../remote-options.ts';
 import { pickOption, shuffleOption, splitOption } from '../split-option.ts';
+import { stopHelpText } from '../stop-help.ts';
 
 export interface CollectOptions extends LlmFlags, HfAgentFlags, RemoteFlags {
   env: string;
@@ -73,7 +74,7 @@ export function registerCollect(program: Command): void {
     .option('--env-timeout <ms>', 'deadline of each env call', positiveInt('--env-timeout'), 30_000)
     .addOption(new Option('--backend <backend>', 'tfjs backend of a checkpoint or hf: agent').choices(BACKEND_PREFERENCES as string[]).default('auto'))
     .option('--json', 'print one JSON object with the counts on stdout')
-    .addHelpText('after', `${EXAMPLES}\n${agentHelpText()}`);
+    .addHelpText('after', `${EXAMPLES}\n${agentHelpText()}\n${stopHelpText('collect')}\n`);
   addRemoteOptions(command);
   addHfAgentOptions(command);
   addLlmOptions(command).action(async (options: CollectOptions) => (await import('./collect-action.ts')).runCollect(options));

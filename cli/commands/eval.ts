@@ -13,6 +13,7 @@ import { addJudgeOption, type JudgeFlags } from '../judge-option.ts';
 import { addHfAgentOptions, addLlmOptions, type HfAgentFlags, type LlmFlags } from '../llm-options.ts';
 import { nonNegativeInt, positiveInt } from '../output.ts';
 import { pickOption, shuffleOption, splitOption } from '../split-option.ts';
+import { stopHelpText } from '../stop-help.ts';
 
 export interface EvalOptions extends LlmFlags, HfAgentFlags, RemoteFlags, JudgeFlags {
   agent?: string;
@@ -64,9 +65,7 @@ export function registerEval(program: Command): void {
     .option('--screenshots', 'web env only: keep a JPEG of the page at every turn in <out>/screenshots/<episode>/, shown by `actorgym dashboard --run <out>`')
     .option('--json', 'print the results.json object on stdout')
     .addHelpText('after', `${agentHelpText()}
-Ctrl-C stops the evaluation: no new episodes start, running ones end without a result, what
-finished is in episodes.jsonl and results.json, and the command exits 130. Re-running the same
-command continues it. A second Ctrl-C quits at once.\n`);
+${stopHelpText('eval')}\n`);
   addRemoteOptions(command);
   addJudgeOption(command);
   addMaxAbortedOption(command, '(task, sample) pairs');

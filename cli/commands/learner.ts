@@ -8,6 +8,7 @@ import { LEARNER_PROTOCOL } from '../../transport/learner-wire/limits.ts';
 import { SERVER_DRAIN_TIMEOUT_MS } from '../../transport/wire/limits.ts';
 import { nonNegativeInt, port } from '../output.ts';
 import type { TrainCliOptions } from './train.ts';
+import { stopHelpText } from '../stop-help.ts';
 
 export interface LearnerCliOptions extends TrainCliOptions {
   port: number;
@@ -41,6 +42,8 @@ worker gets the new weights. Example, one learner and two worker machines:
 
   gpu-box$  actorgym learner --host 0.0.0.0 --port ${DEFAULT_LEARNER_PORT} --worker-token T --steps 200 --out runs/dist
   cpu-a$    actorgym worker --learner ws://gpu-box:${DEFAULT_LEARNER_PORT} --token T
-  cpu-b$    actorgym worker --learner ws://gpu-box:${DEFAULT_LEARNER_PORT} --token T --remote ws://envs:8100\n`);
+  cpu-b$    actorgym worker --learner ws://gpu-box:${DEFAULT_LEARNER_PORT} --token T --remote ws://envs:8100
+
+${stopHelpText('training')}\n`);
   command.action(async (options: LearnerCliOptions, cmd: Command) => (await import('./learner-action.ts')).runLearnerCommand(options, cmd));
 }

@@ -13,6 +13,7 @@ import { addRemoteOptions, type RemoteFlags } from '../remote-options.ts';
 import { addJudgeOption, type JudgeFlags } from '../judge-option.ts';
 import { addEventsPortOptions, type EventsPortFlags } from '../events-port.ts';
 import { pickOption, shuffleOption, splitOption } from '../split-option.ts';
+import { stopHelpText } from '../stop-help.ts';
 
 export interface RolloutOptions extends LlmFlags, HfAgentFlags, EventsPortFlags, RemoteFlags, JudgeFlags {
   env: string;
@@ -61,8 +62,7 @@ export function registerRollout(program: Command): void {
     .addOption(new Option('--format <format>', 'write each scored episode to --out: tokens = one token record per line (ids, loss mask, log-probs, rewards per turn; docs/token-records.md)').choices(['tokens']))
     .option('--out <file>', 'with --format tokens: the JSON-lines file, written as episodes finish')
     .addHelpText('after', `${agentHelpText()}
-Ctrl-C or SIGTERM stops the run: no new episodes start, running ones end as aborted, the summary
-of what finished is printed and the command exits 130. A second signal quits at once.
+${stopHelpText('rollout')}
 Past --max-aborted the success rate is labelled "(scored only)", beside the share never scored.\n`);
   addRemoteOptions(command);
   addJudgeOption(command);

@@ -6,12 +6,12 @@ import { createOpsLog } from '../../servers/listener/ops-log.ts';
 import { EnvError, getEnv } from '../../envs/index.ts';
 import { isLoopbackHost } from '../../transport/wire/origin.ts';
 import { ENV_SERVER_FRAME_BUDGET } from '../../transport/wire/limits.ts';
-import type { ServeOptions } from './serve.ts';
+import { serveTokens, type ServeOptions } from './serve.ts';
 
 export async function runServe(envId: string, options: ServeOptions): Promise<void> {
   const definition = getEnv(envId);
-  const token = options.token ?? process.env.ACTORGYM_TOKEN;
-  if (!token && !isLoopbackHost(options.host)) {
+  const tokens = serveTokens(options);
+  if (tokens.length === 0 && !isLoopbackHost(options.host)) {
     process.stderr.write(
       `actorgym serve: warning: listening on ${options.host} without --token; anyone who can reach this machine can open and step env instances\n`,
     );
@@ -35,8 +35,8 @@ export async function runServe(envId: string, options: ServeOptions): Promise<vo
     rateLimit: rateLimitOf(options.rateLimit),
     handshakeTimeoutMs: options.handshakeTimeout,
     allowOrigins: options.allowOrigin,
-    log: createOpsLog({ server: 'env', enabled: options.logJson === true, secrets: [token, ...options.httpToken] }),
-    ...(token ? { token } : {}),
+    log: createOpsLog({ server: 'env', enabled: options.logJson === true, secrets: [...tokens, ...options.httpToken] }),
+    ...(tokens.length > 0 ? { token: tokens } : {}),
   });
   // The ready line is what scripts and tests wait for; keep its shape.
   process.stdout.write(`actorgym serve: ${definition.spec.id} listening on ${server.url}\n`);
@@ -46,7 +46,7 @@ export async function runServe(envId: string, options: ServeOptions): Promise<vo
           port: options.agentgymHttp,
           host: options.host,
           definition,
-          token: [...(token ? [token] : []), ...options.httpToken],
+          token: [...tokens, ...options.httpToken],
           allowOrigins: options.allowOrigin,
           maxInstances: options.httpMaxInstances,
           maxInstancesPerClient: options.httpMaxInstancesPerClient,
@@ -55,7 +55,7 @@ export async function runServe(envId: string, options: ServeOptions): Promise<vo
           maxPendingConnections: options.maxPendingConnections,
           maxPendingPerAddress: options.maxPendingPerAddress,
           headersTimeoutMs: options.handshakeTimeout,
-          log: createOpsLog({ server: 'agentgym-http', enabled: options.logJson === true, secrets: [token, ...options.httpToken] }),
+          log: createOpsLog({ server: 'agentgym-http', enabled: options.logJson === true, secrets: [...tokens, ...options.httpToken] }),
         })
       : undefined;
   if (http) process.stdout.write(`actorgym serve: AgentGym HTTP protocol on ${http.url}\n`);

@@ -1,5 +1,6 @@
 /** What `actorgym serve-policy` does (its options are in serve-policy.ts; a Hugging Face model's loading in serve-policy-hf.ts). */
 import { startPolicyServer, type PolicyListenOptions, type PolicyServer } from '../../servers/policy-server/policy-server.ts';
+import { createOpsLog } from '../../servers/listener/ops-log.ts';
 import { loadCheckpointAgent } from '../../learner/checkpoint/checkpoint-agent.ts';
 import { isLoopbackHost } from '../../transport/wire/origin.ts';
 import { connectionLimitsOf } from '../connection-budget-options.ts';
@@ -18,6 +19,7 @@ export async function runServePolicy(options: ServePolicyOptions): Promise<void>
     allowOrigins: options.allowOrigin,
     drainMs: options.drainTimeout,
     ...connectionLimitsOf(options),
+    ...(options.logJson === true ? { log: createOpsLog({ server: 'policy', enabled: true, secrets: [token] }) } : {}),
     ...(token ? { token } : {}),
   };
   const { server, dispose } = spec.kind === 'hf'

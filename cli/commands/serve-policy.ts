@@ -25,6 +25,7 @@ export interface ServePolicyOptions extends ConnectionBudgetFlags {
   backend: BackendPreference;
   allowOrigin: string[];
   drainTimeout: number;
+  logJson?: boolean;
 }
 
 export function registerServePolicy(program: Command): void {
@@ -46,6 +47,7 @@ export function registerServePolicy(program: Command): void {
     .option('--max-sessions <n>', 'checkpoint: conversations whose state is kept between requests (least recently used dropped first)', positiveInt('--max-sessions'), DEFAULT_MAX_SESSIONS)
     .option('--allow-origin <origin>', 'a browser origin allowed to call the server (repeatable; `*` = any); programs send no Origin and always pass', (value: string, all: string[]) => [...all, value], [] as string[])
     .option('--drain-timeout <ms>', 'on SIGTERM/SIGINT, running completions get this long to finish', positiveInt('--drain-timeout'), DEFAULT_DRAIN_MS)
+    .option('--log-json', 'one JSON line on stderr per refused request (wrong or missing token, foreign Origin), tokens redacted')
     .addOption(new Option('--backend <backend>', 'tfjs backend').choices(BACKEND_PREFERENCES as string[]).default('auto'));
   addConnectionBudgetOptions(command)
     .addHelpText('after', `

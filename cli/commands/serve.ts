@@ -18,7 +18,8 @@ import { nonNegativeInt, port, positiveInt } from '../output.ts';
 export interface ServeOptions {
   port: number;
   host: string;
-  token?: string;
+  /** `--token`, repeatable: each token its own client for the per-client quotas. */
+  token: string[];
   agentgymHttp?: number;
   maxInstances: number;
   maxInstancesPerConnection: number;
@@ -43,6 +44,12 @@ export interface ServeOptions {
 
 const collect = (value: string, previous: string[]) => [...previous, value];
 
+/** The tokens `serve` accepts: every `--token`, else ACTORGYM_TOKEN (one token: clients send the same variable). */
+export function serveTokens(options: Pick<ServeOptions, 'token'>, env: NodeJS.ProcessEnv = process.env): string[] {
+  if (options.token.length > 0) return options.token;
+  return env.ACTORGYM_TOKEN ? [env.ACTORGYM_TOKEN] : [];
+}
+
 export function registerServe(program: Command): void {
   program
     .command('serve')
@@ -50,7 +57,7 @@ export function registerServe(program: Command): void {
     .argument('<env>', 'environment id (see `actorgym envs`)')
     .option('--port <port>', 'WebSocket port (0 picks a free one)', port, 8100)
     .option('--host <host>', 'interface to listen on', '127.0.0.1')
-    .option('--token <token>', 'require this bearer token (or ACTORGYM_TOKEN)')
+    .option('--token <token>', 'require a bearer token on both ports (or ACTORGYM_TOKEN); repeatable: any of them is accepted, each its own client for the per-client quotas', collect, [])
     .option('--agentgym-http <port>', "also speak AgentGym's HTTP protocol on this port", port)
     .option('--max-instances <n>', 'env instances over all connections (more get TOO_MANY_INSTANCES)', positiveInt('--max-instances'), ENV_SERVER_MAX_INSTANCES)
     .option('--max-instances-per-connection <n>', 'env instances one connection may hold', positiveInt('--max-instances-per-connection'), 1024)

@@ -10,6 +10,7 @@ import { addModelOptions, type ModelCliOptions } from '../model-options.ts';
 import { addPolicyOptions, type PolicyCliOptions } from '../policy-options.ts';
 import { nonNegativeInt, nonNegativeNumber, positiveInt, positiveNumber } from '../output.ts';
 import { addDashboardOptions, type DashboardCliOptions } from './dashboard.ts';
+import { stopHelpText } from '../stop-help.ts';
 
 export interface SftCliOptions extends DashboardCliOptions, ModelCliOptions, PolicyCliOptions {
   env: string;
@@ -61,9 +62,7 @@ export function registerSft(program: Command): void {
   addPolicyOptions(command);
   addModelOptions(command);
   command.addHelpText('after', `
-Ctrl-C or SIGTERM (kill, a scheduler's preemption) stops the run at the next update; the last
-whole epoch's checkpoint is kept and the summary says how to continue (--resume). The command
-then exits 130; a second signal quits at once. --out on a directory that already holds a run is
-refused (the error names its epoch and the command that continues it).\n`);
+${stopHelpText('sft')}
+--out on a directory that already holds a run is refused (the error names its epoch and the command that continues it).\n`);
   command.action(async (o: SftCliOptions, cmd: Command) => (await import('./sft-action.ts')).runSftCommand(o, cmd));
 }

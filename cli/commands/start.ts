@@ -7,6 +7,7 @@
  */
 import type { Command } from 'commander';
 import { addDashboardOptions, type DashboardCliOptions } from './dashboard.ts';
+import { stopHelpText } from '../stop-help.ts';
 
 export interface StartOptions extends DashboardCliOptions {
   out?: string;
@@ -19,7 +20,6 @@ export function registerStart(program: Command): void {
     .option('--out <dir>', 'run directory (default runs/<timestamp>)')
     .option('--resume <dir>', 'continue an interrupted `start` run from its checkpoint (Ctrl-C prints this command)')
     .addHelpText('after', `
-Ctrl-C stops after the current learner step with a checkpoint and prints the command that
-continues the run; the command exits 130. A second Ctrl-C quits at once.\n`)
+${stopHelpText('training')}\n`)
     .action(async (options: StartOptions) => (await import('./start-action.ts')).runStart(options));
 }

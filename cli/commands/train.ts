@@ -13,6 +13,7 @@ import { nonNegativeInt, nonNegativeNumber, positiveInt, positiveNumber } from '
 import { addModelOptions, type ModelCliOptions } from '../model-options.ts';
 import { addPolicyOptions, type PolicyCliOptions } from '../policy-options.ts';
 import { addDashboardOptions, type DashboardCliOptions } from './dashboard.ts';
+import { stopHelpText } from '../stop-help.ts';
 
 export interface TrainCliOptions extends DashboardCliOptions, RemoteFlags, ModelCliOptions, PolicyCliOptions, AsyncCliOptions {
   env: string;
@@ -86,10 +87,7 @@ export function registerTrain(program: Command): void {
   addAsyncOptions(command);
   addMaxAbortedOption(command, 'test episodes of the final evaluation');
   command.addHelpText('after', `
-Ctrl-C or SIGTERM (kill, a scheduler's preemption) stops the run after the current learner step,
-writes a checkpoint and prints the command that continues it (--resume); during the final test
-evaluation it stops the evaluation (no new episodes, the summary is of the finished ones). Either
-way the command exits 130; a second signal quits at once (no checkpoint).
+${stopHelpText('training')}
 --out on a directory that already holds a run is refused (exit 1): the error names the step
 found and the --resume command that continues it.\n`);
   command.action(async (options: TrainCliOptions, cmd: Command) => (await import('./train-action.ts')).runTrain(options, cmd));

@@ -10,6 +10,7 @@ import { requestToken, tokenMatches } from '../../transport/wire/auth.ts';
 import { originAllowed } from '../../transport/wire/origin.ts';
 import { answerHealth, type HealthState } from '../listener/health.ts';
 import { tooManyConnections, type HttpConnectionBudget } from '../listener/http-connection-budget.ts';
+import type { OpsLog } from '../listener/ops-log.ts';
 import { ApiError, asApiError, sendError, sendJson } from './api-error.ts';
 import { InFlightRequests } from './in-flight.ts';
 
@@ -27,6 +28,8 @@ export interface PolicyAccess {
   readonly allowOrigins?: readonly string[];
   /** The server's connection budget: a request that passes the token check admits its socket (or is refused 503). */
   readonly budget?: Pick<HttpConnectionBudget, 'admit'>;
+  /** One JSON line per refused request (401, 403), redacted by `createOpsLog` (`serve-policy --log-json`). */
+  readonly log?: OpsLog;
 }
 
 export class PolicyRoutes {
@@ -51,7 +54,9 @@ export class PolicyRoutes {
     this.inFlight.track(res);
     this.route(req, res).catch((error: unknown) => {
       if (res.headersSent) return void res.destroy();
-      sendError(res, asApiError(error));
+      const refusal = asApiError(error);
+      if (refusal.status === 401 || refusal.status === 403) this.logRefused(req, refusal);
+      sendError(res, refusal);
     });
   }
 
@@ -80,6 +85,11 @@ export class PolicyRoutes {
     }
     const routes = `GET /v1/models, POST /v1/chat/completions${this.textCompletion !== undefined ? ', POST /v1/completions' : ''}`;
     throw new ApiError(404, 'unknown_url', `no route ${method} ${path || '/'}; routes: ${routes}`);
+  }
+
+  private logRefused(req: http.IncomingMessage, refusal: ApiError): void {
+    const peer = `${req.socket.remoteAddress ?? '?'}:${req.socket.remotePort ?? '?'}`;
+    this.options.log?.('request.refused', { peer, status: refusal.status, reason: refusal.code, path: req.url, origin: req.headers.origin });
   }
 
   /** Throws the refusal of a foreign browser page, a draining server, a missing token or a full connection budget. */

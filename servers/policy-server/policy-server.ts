@@ -40,6 +40,7 @@ import http from 'node:http';
 import { promptFor } from '../../envs/prompt/prompt-for.ts';
 import { HttpConnectionBudget, httpBudgetOf, type HttpConnectionLimits } from '../listener/http-connection-budget.ts';
 import { listen } from '../listener/listen.ts';
+import type { OpsLog } from '../listener/ops-log.ts';
 import { ChatCompletion } from './chat-completion.ts';
 import { PolicyRoutes, type CompletionRoute, type HealthDetail } from './policy-routes.ts';
 import { ServedPolicy, type ServedPolicyOptions } from './served-policy.ts';
@@ -65,6 +66,8 @@ export interface PolicyListenOptions extends HttpConnectionLimits {
   readonly token?: string;
   /** Browser origins allowed besides the server's own loopback pages (`*` = any); programs send none. */
   readonly allowOrigins?: readonly string[];
+  /** One JSON line per refused request (`createOpsLog`, which redacts tokens); default none. */
+  readonly log?: OpsLog;
   /** On close, running requests get this long to finish before their sockets are closed. Default 10 s. */
   readonly drainMs?: number;
   /** Whole-request and header deadline for receiving a request (ms). Default 30 s. */

@@ -18,6 +18,13 @@ describe('resumeCommand', () => {
       .toBe("npx actorgym train --schedule 'scaling:[6,13,20]@100' --hide-action 'check available actions' --resume 'runs/my run'");
   });
 
+  it('names the variable of a token or API key, never its value (issue 40, finding 6)', () => {
+    const args = ['learner', '--worker-token', 'S3cret-w', '--token=S3cret-t', '--api-key', 'sk-S3cret', '--tokenizer', 'hf:tok', '--out', 'runs/d'];
+    const command = resumeCommand(args, 'runs/d', undefined);
+    expect(command).toBe('npx actorgym learner --worker-token "$ACTORGYM_TOKEN" --token "$ACTORGYM_TOKEN" --api-key "$OPENAI_API_KEY" --tokenizer hf:tok --resume runs/d');
+    expect(command).not.toContain('S3cret');
+  });
+
   it('writes npm start -- … under npm start', () => {
     expect(resumeCommand(['start', '--no-dashboard'], 'runs/x', 'start')).toBe('npm start -- --no-dashboard --resume runs/x');
     expect(resumeCommand(['start'], 'runs/x', undefined)).toBe('npx actorgym start --resume runs/x');

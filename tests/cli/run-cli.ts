@@ -10,9 +10,9 @@ export interface CliResult {
   readonly stderr: string;
 }
 
-export function runCli(args: readonly string[], timeoutMs = 120_000): Promise<CliResult> {
+export function runCli(args: readonly string[], timeoutMs = 120_000, env: NodeJS.ProcessEnv = process.env): Promise<CliResult> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [BIN, ...args], { timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
+    execFile(process.execPath, [BIN, ...args], { timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024, env }, (error, stdout, stderr) => {
       const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
       resolve({ code, stdout, stderr });
     });

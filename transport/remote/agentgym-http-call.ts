@@ -16,13 +16,15 @@ export interface Target {
   readonly port: number;
   readonly prefix: string;
   readonly agent: http.Agent;
+  /** `Bearer T` when the client has a token (an actorgym server's `--token`); AgentGym's own servers ignore it. */
+  readonly authorization?: string;
 }
 
 // One keep-alive agent per server, shared by its Envs and destroyed when the last one closes,
 // so closed Envs leave no sockets behind.
 const agents = new Map<string, { agent: http.Agent; refs: number }>();
 
-export function acquireTarget(baseUrl: string): Target {
+export function acquireTarget(baseUrl: string, token?: string): Target {
   const url = new URL(baseUrl);
   if (url.protocol !== 'http:') throw new EnvError('PROTOCOL_ERROR', `AgentGym HTTP client supports http: URLs only, got ${baseUrl}`);
   const key = url.host;
@@ -33,7 +35,8 @@ export function acquireTarget(baseUrl: string): Target {
   }
   pooled.refs += 1;
   const port = url.port === '' ? 80 : Number(url.port);
-  return { key, hostname: url.hostname, port, prefix: url.pathname.replace(/\/+$/, ''), agent: pooled.agent };
+  const authorization = token ? { authorization: `Bearer ${token}` } : {};
+  return { key, hostname: url.hostname, port, prefix: url.pathname.replace(/\/+$/, ''), agent: pooled.agent, ...authorization };
 }
 
 export function releaseTarget(target: Target): void {
@@ -79,6 +82,7 @@ export function call(target: Target, method: 'GET' | 'POST', path: string, body:
   const what = `${method} ${path}`;
   return new Promise((resolve, reject) => {
     const headers: http.OutgoingHttpHeaders = body === undefined ? {} : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) };
+    if (target.authorization !== undefined) headers['authorization'] = target.authorization;
     const req = http.request({ agent: target.agent, hostname: target.hostname, port: target.port, method, path: target.prefix + path, headers });
     let settled = false;
     const settle = (): boolean => {

@@ -29,13 +29,14 @@ export function isActorgymBanner(banner: unknown): boolean {
 /** Probes `GET /` (ENV_LOST when the server cannot be reached) and returns the connection. */
 export async function connectAgentGymServer(url: string, served: AgentGymServed): Promise<AgentGymHttpConnection> {
   const timeout = served.envOptions.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
-  const target = acquireTarget(url);
+  const target = acquireTarget(url, served.envOptions.token);
   let banner: unknown;
   try {
     banner = await call(target, 'GET', '/', undefined, performance.now() + timeout);
   } catch (error) {
     if (error instanceof EnvError && error.code === 'PROTOCOL_ERROR' && /HTTP 401/.test(error.message)) {
-      throw new EnvError('PROTOCOL_ERROR', `UNAUTHORIZED: ${url} refused the request (HTTP 401); put the token in the URL as /token/T`);
+      const which = served.envOptions.token ? 'refused the token given (HTTP 401); check --token (or ACTORGYM_TOKEN)' : 'refused the request (HTTP 401); give its token with --token (or ACTORGYM_TOKEN, or in the URL as /token/T)';
+      throw new EnvError('PROTOCOL_ERROR', `UNAUTHORIZED: ${url} ${which}`);
     }
     throw error;
   } finally {

@@ -47,6 +47,11 @@ export interface AgentGymHttpEnvOptions {
    * that answers 404 is not asked again.
    */
   readonly actionHint?: boolean;
+  /**
+   * Sent as `Authorization: Bearer <token>` on every call, for an actorgym server started with
+   * `--token` (a `/token/T` base-URL prefix works too). AgentGym's own servers ignore it.
+   */
+  readonly token?: string;
 }
 
 // ---------------------------------------------------------------- data_idx mapping
@@ -196,7 +201,7 @@ class AgentGymHttpEnv implements Env {
 
 /** An Env speaking AgentGym's HTTP protocol to the server at `baseUrl` (e.g. `http://127.0.0.1:36001`). */
 export function createAgentGymHttpEnv(baseUrl: string, options: AgentGymHttpEnvOptions): Env {
-  return new AgentGymHttpEnv(options.spec, acquireTarget(baseUrl), options);
+  return new AgentGymHttpEnv(options.spec, acquireTarget(baseUrl, options.token), options);
 }
 
 /**

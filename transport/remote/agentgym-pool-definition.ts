@@ -39,10 +39,10 @@ function range(from: number, to: number): number[] {
 }
 
 /** The first server's `GET /` answer, or undefined when none answers (the pool then reports why). */
-async function firstBanner(urls: readonly string[], timeoutMs: number): Promise<unknown> {
+async function firstBanner(urls: readonly string[], timeoutMs: number, token: string | undefined): Promise<unknown> {
   const answers = await Promise.all(
     urls.map(async (url) => {
-      const target = acquireTarget(url);
+      const target = acquireTarget(url, token);
       try {
         return await call(target, 'GET', '/', undefined, performance.now() + timeoutMs);
       } catch {
@@ -58,7 +58,8 @@ async function firstBanner(urls: readonly string[], timeoutMs: number): Promise<
 /**
  * `envId` on the AgentGym HTTP servers of `remote`. `local` is the registry's env of that id,
  * when there is one: it gives the spec, prompt, categories and (on actorgym's servers, and for
- * families whose AgentGym numbering it reproduces) the task order.
+ * families whose AgentGym numbering it reproduces) the task order. `options.token`, when given,
+ * goes with every call as `Authorization: Bearer` (`rollout --token`).
  */
 export async function agentGymPoolDefinition(
   remote: AgentGymRemote,
@@ -67,7 +68,7 @@ export async function agentGymPoolDefinition(
   options: EnvServerPoolOptions = {},
 ): Promise<PoolEnvDefinition> {
   const callTimeoutMs = options.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
-  const actorgym = isActorgymBanner(await firstBanner(remote.urls, callTimeoutMs));
+  const actorgym = isActorgymBanner(await firstBanner(remote.urls, callTimeoutMs, options.token));
   const faithful = local !== undefined && (actorgym || local.agentgymIndex !== undefined);
   const indices = splitIndices(envId, local, faithful, remote);
   // AgentGym's servers number train and test tasks only: actorgym's held-out-template split has no data_idx there.
@@ -75,7 +76,7 @@ export async function agentGymPoolDefinition(
   const base = local?.spec ?? (envId === 'webshop' ? WEBSHOP_SPEC : { id: envId, description: `${envId} (AgentGym server)`, defaultHorizon: 30, maxReward: 1, splits: { test: 0, train: 0 } });
   const spec: EnvSpec = { ...base, maxReward: 1, splits: { test: tasks.test.length, train: tasks.train.length } };
   const flavor: AgentGymFlavor = (AGENTGYM_FLAVORS as readonly string[]).includes(envId) ? (envId as AgentGymFlavor) : 'generic';
-  const served: AgentGymServed = { spec, tasks, envOptions: { flavor, callTimeoutMs } };
+  const served: AgentGymServed = { spec, tasks, envOptions: { flavor, callTimeoutMs, ...(options.token ? { token: options.token } : {}) } };
   const pooled = await poolEnvDefinition(remote.urls, envId, { ...options, connect: (url) => connectAgentGymServer(url, served) });
   if (local === undefined) return pooled;
   const order = agentGymTaskOrder(local);
