@@ -79,27 +79,14 @@ function pathTo(s: number, start: number): number[] {
   return path.reverse();
 }
 
-/** `findPath` from one start for many goals in one search: a path (or null) per goal, in order. */
-export function findPaths(
-  view: View,
-  blocked: Uint8Array,
-  x0: number,
-  y0: number,
-  dir0: number,
-  goals: readonly PathGoal[],
-): (number[] | null)[] {
-  const found: (number[] | null)[] = new Array(goals.length).fill(null);
-  if (goals.length === 0) return found;
+/**
+ * Files the goals by cell (`arriveGoal`, `faceGoal`) instead of testing each goal at each pop. A
+ * goal cell outside the box can still be faced from its edge, so those few are tested one by one
+ * (`outside`); one outside the box can never be arrived on. A repeated goal takes its first
+ * copy's path at the end (`copies`). `open`: goals still to find.
+ */
+function indexGoals(view: View, w: number, goals: readonly PathGoal[]): { outside: number[] | null; copies: [number, number][] | null; open: number } {
   const { xlo, xhi, ylo, yhi } = view;
-  const w = xhi - xlo + 1;
-  const cells = w * (yhi - ylo + 1);
-  ensureScratch(cells);
-  popped.fill(0, 0, cells * 4);
-  arriveGoal.fill(-1, 0, cells);
-  faceGoal.fill(-1, 0, cells);
-  // Goals are looked up by cell instead of testing each goal at each pop. A goal cell outside
-  // the box can still be faced from its edge, so those few are tested one by one; one outside the
-  // box can never be arrived on. A repeated goal takes its first copy's path at the end.
   let outside: number[] | null = null;
   let copies: [number, number][] | null = null;
   let open = 0;
@@ -122,6 +109,56 @@ export function findPaths(
     table[cell] = g;
     open++;
   }
+  return { outside, copies, open };
+}
+
+/** Queues the unvisited states one action (forward, left, right) from state `s` at (x, y) facing `d`; returns the new tail. */
+function pushSuccessors(view: View, w: number, blocked: Uint8Array, s: number, x: number, y: number, d: number, tail: number): number {
+  const { xlo, xhi, ylo, yhi } = view;
+  for (let k = 0; k < 3; k++) {
+    const action = k === 0 ? FORWARD : k === 1 ? LEFT : 1;
+    let nx = x;
+    let ny = y;
+    let nd = d;
+    if (action === FORWARD) {
+      nx = x + (DX[d] as number);
+      ny = y + (DY[d] as number);
+    } else nd = action === LEFT ? (d + 3) & 3 : (d + 1) & 3;
+    if (nx < xlo || nx > xhi || ny < ylo || ny > yhi) continue;
+    const t = ((nx - xlo) + (ny - ylo) * w) * 4 + nd;
+    if (popped[t] || blocked[nx - xlo + (ny - ylo) * w]) continue;
+    if (tail === queue.length) {
+      const grown = new Int32Array(queue.length * 2);
+      grown.set(queue);
+      queue = grown;
+    }
+    queue[tail++] = t;
+    parent[t] = s;
+    via[t] = action;
+  }
+  return tail;
+}
+
+/** `findPath` from one start for many goals in one search: a path (or null) per goal, in order. */
+export function findPaths(
+  view: View,
+  blocked: Uint8Array,
+  x0: number,
+  y0: number,
+  dir0: number,
+  goals: readonly PathGoal[],
+): (number[] | null)[] {
+  const found: (number[] | null)[] = new Array(goals.length).fill(null);
+  if (goals.length === 0) return found;
+  const { xlo, xhi, ylo, yhi } = view;
+  const w = xhi - xlo + 1;
+  const cells = w * (yhi - ylo + 1);
+  ensureScratch(cells);
+  popped.fill(0, 0, cells * 4);
+  arriveGoal.fill(-1, 0, cells);
+  faceGoal.fill(-1, 0, cells);
+  const { outside, copies, open: goalsToFind } = indexGoals(view, w, goals);
+  let open = goalsToFind;
   const start = ((x0 - xlo) + (y0 - ylo) * w) * 4 + dir0;
   queue[0] = start;
   let tail = 1;
@@ -132,15 +169,13 @@ export function findPaths(
     const cell = s >> 2;
     const x = (cell % w) + xlo;
     const y = ((cell / w) | 0) + ylo;
-    const dx = DX[d] as number;
-    const dy = DY[d] as number;
     const arrive = arriveGoal[cell] as number;
     if (arrive >= 0 && found[arrive] === null) {
       found[arrive] = pathTo(s, start);
       open--;
     }
-    const fx = x + dx;
-    const fy = y + dy;
+    const fx = x + (DX[d] as number);
+    const fy = y + (DY[d] as number);
     if (fx >= xlo && fx <= xhi && fy >= ylo && fy <= yhi) {
       const face = faceGoal[fx - xlo + (fy - ylo) * w] as number;
       if (face >= 0 && found[face] === null) {
@@ -157,27 +192,7 @@ export function findPaths(
       }
     }
     if (open === 0) break;
-    for (let k = 0; k < 3; k++) {
-      const action = k === 0 ? FORWARD : k === 1 ? LEFT : 1;
-      let nx = x;
-      let ny = y;
-      let nd = d;
-      if (action === FORWARD) {
-        nx = fx;
-        ny = fy;
-      } else nd = action === LEFT ? (d + 3) & 3 : (d + 1) & 3;
-      if (nx < xlo || nx > xhi || ny < ylo || ny > yhi) continue;
-      const t = ((nx - xlo) + (ny - ylo) * w) * 4 + nd;
-      if (popped[t] || blocked[nx - xlo + (ny - ylo) * w]) continue;
-      if (tail === queue.length) {
-        const grown = new Int32Array(queue.length * 2);
-        grown.set(queue);
-        queue = grown;
-      }
-      queue[tail++] = t;
-      parent[t] = s;
-      via[t] = action;
-    }
+    tail = pushSuccessors(view, w, blocked, s, x, y, d, tail);
   }
   if (copies) for (const [g, first] of copies) found[g] = found[first]?.slice() ?? null;
   return found;
