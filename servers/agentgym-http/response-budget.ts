@@ -9,8 +9,9 @@
  * yet written to the kernel) and the socket's unsent reply bytes are within its share; otherwise
  * it waits here, in order, and the socket stops being read (its client waits in TCP). Waiting
  * requests run as replies finish or the socket drains. A socket is closed when it holds more than
- * `maxHeld` waiting requests, when its requests have waited `heldTimeoutMs`, or, past the
- * budget's total, when it holds more than its share (as the WebSocket side closes with 1008).
+ * `maxHeld` waiting requests, when its requests have waited `heldTimeoutMs`, or, once a reply is
+ * written with the budget's total passed, when it holds more than its share (as the WebSocket
+ * side closes such a peer with 1008 at its next reply).
  */
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
@@ -87,7 +88,8 @@ export class ResponseBudget {
       const end = res.end.bind(res) as (...args: unknown[]) => ServerResponse;
       res.end = ((...args: unknown[]) => {
         const result = end(...args);
-        this.outbound.sent(state.peer);
+        const over = this.outbound.overLimit(state.peer);
+        if (over !== undefined) this.close(state, 'max_buffered_bytes', over);
         return result;
       }) as ServerResponse['end'];
       serve();
