@@ -114,7 +114,7 @@ export class ResponseBudget {
     state.heldTimer ??= setTimeout(
       () => this.close(state, 'held_timeout', `requests waited ${this.options.heldTimeoutMs} ms for this socket to read its replies`),
       this.options.heldTimeoutMs,
-    );
+    ).unref();
   }
 
   /** Runs waiting requests while the socket has room; reads it again once none wait. */
