@@ -5,7 +5,8 @@
  * (bench/server-flood-attacker.ts, `spec` frames each server refuses with an error reply), with
  * the default `--frame-budget` and with `--frame-budget 0`. Printed: `/readyz` probed every
  * 250 ms with a 2 s deadline, honest clients (an observer's subscribe, a worker's hello) answered
- * within 5 s, the server's peak RSS, and the frames the flood sent.
+ * within 5 s, the CPU the server used meanwhile (100% = one core), its peak RSS, and the frames
+ * the flood sent.
  *
  *   npx tsx bench/event-learner-flood.ts      # FLOOD_CONNS (64), FLOOD_SECONDS (8)
  */
@@ -17,7 +18,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { WebSocket } from 'ws';
 import { table } from '../charts/text-table.ts';
-import { median } from './stats.ts';
+import { median, processCpuMicros } from './stats.ts';
 
 const BIN = fileURLToPath(new URL('../bin/actorgym.js', import.meta.url));
 const ATTACKER = fileURLToPath(new URL('./server-flood-attacker.ts', import.meta.url));
@@ -77,8 +78,13 @@ function probe(wsUrl: string, timeoutMs = 2_000): Promise<number | undefined> {
   });
 }
 
-/** Honest connections, kept open to the end of a row (a worker that left would have its groups handed out again). */
+/**
+ * The first two honest workers stay connected to the end of a row: they hold the step's
+ * assignments (a worker that left would have its groups handed out again, and the step fail after
+ * five). Every other honest connection closes once answered, so they never fill `--max-connections`.
+ */
 const honestOpen: WebSocket[] = [];
+const KEPT_WORKERS = 2;
 
 /** An honest client's first exchange on a fresh connection (an observer's subscribe, a worker's hello): true when answered within 5 s. */
 function honest(kind: Kind, url: string): Promise<boolean> {
@@ -86,9 +92,11 @@ function honest(kind: Kind, url: string): Promise<boolean> {
   const answer = kind === 'events' ? 'subscribed' : 'welcome';
   return new Promise((resolve) => {
     const ws = new WebSocket(url, { headers: { Authorization: `Bearer ${TOKEN}` }, perMessageDeflate: false });
-    honestOpen.push(ws);
+    const keep = kind === 'learner' && honestOpen.length < KEPT_WORKERS;
+    if (keep) honestOpen.push(ws);
     const done = (ok: boolean) => {
       clearTimeout(timer);
+      if (!keep) ws.terminate();
       resolve(ok);
     };
     const timer = setTimeout(() => done(false), 5_000);
@@ -109,7 +117,10 @@ async function floodRow(kind: Kind, budget: string, extra: readonly string[]): P
   while (!said.includes('ready')) await new Promise((resolve) => setTimeout(resolve, 50));
   const latencies: (number | undefined)[] = [];
   const honestResults: boolean[] = [];
-  const end = performance.now() + num('FLOOD_SECONDS', 8) * 1000;
+  const pid = server.child.pid as number;
+  const cpuBefore = processCpuMicros(pid) ?? 0;
+  const begun = performance.now();
+  const end = begun + num('FLOOD_SECONDS', 8) * 1000;
   const probing = (async () => {
     while (performance.now() < end) {
       latencies.push(await probe(server.url));
@@ -118,6 +129,7 @@ async function floodRow(kind: Kind, budget: string, extra: readonly string[]): P
   })();
   while (performance.now() < end) honestResults.push(await honest(kind, server.url));
   await probing;
+  const cpuShare = ((processCpuMicros(pid) ?? 0) - cpuBefore) / 1000 / (performance.now() - begun);
   attacker.kill('SIGTERM');
   await new Promise((resolve) => attacker.once('exit', resolve));
   const frames = (JSON.parse(said.split('\n').find((line) => line.startsWith('{')) ?? '{"frames":0}') as { frames: number }).frames;
@@ -130,7 +142,7 @@ async function floodRow(kind: Kind, budget: string, extra: readonly string[]): P
     kind === 'events' ? 'event server' : 'learner server', budget,
     `${answered.length} of ${latencies.length}`, `${answered.filter((ms) => ms <= 100).length} of ${latencies.length}`,
     answered.length > 0 ? `${median(answered).toFixed(1)} / ${Math.max(...answered).toFixed(1)}` : '-',
-    `${honestResults.filter(Boolean).length} of ${honestResults.length}`, rss.toFixed(0), frames.toLocaleString('en-US'),
+    `${honestResults.filter(Boolean).length} of ${honestResults.length}`, `${Math.round(cpuShare * 100)}%`, rss.toFixed(0), frames.toLocaleString('en-US'),
   ];
 }
 
@@ -141,7 +153,7 @@ export async function runEventLearnerFloodBench(): Promise<void> {
     rows.push(await floodRow(kind, 'off (0)', ['--frame-budget', '0']));
   }
   console.log(`A token holder's ${num('FLOOD_CONNS', 64)} connections flooding frames for ${num('FLOOD_SECONDS', 8)} s (/readyz every 250 ms, 2 s deadline):`);
-  console.log(table([['server', '--frame-budget', '/readyz answered', '≤ 100 ms', 'readyz ms median / max', 'honest answered', 'peak RSS MiB', 'frames sent'], ...rows]));
+  console.log(table([['server', '--frame-budget', '/readyz answered', '≤ 100 ms', 'readyz ms median / max', 'honest answered', 'server CPU', 'peak RSS MiB', 'frames sent'], ...rows]));
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) await runEventLearnerFloodBench();
