@@ -10,9 +10,11 @@
 import type { Command } from 'commander';
 import type { Observable } from 'rxjs';
 import type { EventServerHandle } from '../servers/event-server/event-server.ts';
+import { EVENT_FRAME_BUDGET } from '../servers/event-server/limits.ts';
 import { createOpsLog } from '../servers/listener/ops-log.ts';
 import type { TrainingEvent } from '../streams/training-events.ts';
 import { isLoopbackHost } from '../transport/wire/origin.ts';
+import { frameBudgetOf, frameBudgetOption } from './frame-budget-option.ts';
 import { nonNegativeInt, positiveInt } from './output.ts';
 
 /** Without --wait-subscribers, how long the run waits for a first subscriber (ms). */
@@ -27,10 +29,12 @@ export interface EventsPortFlags {
   waitSubscribersTimeout?: number;
   allowOrigin?: string[];
   logJson?: boolean;
+  /** `--frame-budget N` (frames/s; 0: none); default `EVENT_FRAME_BUDGET`. */
+  frameBudget?: number;
 }
 
 /** The attribute names of the options added below (for grouping them in --help). */
-export const EVENTS_PORT_OPTIONS: readonly string[] = ['waitSubscribers', 'waitSubscribersTimeout', 'allowOrigin', 'logJson'];
+export const EVENTS_PORT_OPTIONS: readonly string[] = ['waitSubscribers', 'waitSubscribersTimeout', 'allowOrigin', 'logJson', 'frameBudget'];
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
@@ -47,7 +51,8 @@ export function addEventsPortOptions(command: Command): Command {
       positiveInt('--wait-subscribers-timeout'),
     )
     .option('--allow-origin <origin>', 'a browser origin allowed to read --events-port, e.g. http://host:8787 (repeatable; * = any)', collect)
-    .option('--log-json', 'with --events-port: one JSON line on stderr per subscriber connection event, for operators');
+    .option('--log-json', 'with --events-port: one JSON line on stderr per subscriber connection event, for operators')
+    .addOption(frameBudgetOption('the event stream of --events-port', undefined, ` (default ${EVENT_FRAME_BUDGET.perSecond})`));
 }
 
 export interface ServeEventsOptions {
@@ -67,8 +72,8 @@ export async function serveEventsPort(
   options: ServeEventsOptions = {},
 ): Promise<EventServerHandle | undefined> {
   if (flags.eventsPort === undefined) {
-    const given = ['waitSubscribers', 'waitSubscribersTimeout', 'allowOrigin', 'logJson'].filter((key) => flags[key as keyof EventsPortFlags] !== undefined);
-    if (given.length > 0) throw new Error('--wait-subscribers, --wait-subscribers-timeout, --allow-origin and --log-json need --events-port');
+    const given = EVENTS_PORT_OPTIONS.filter((key) => flags[key as keyof EventsPortFlags] !== undefined);
+    if (given.length > 0) throw new Error('--wait-subscribers, --wait-subscribers-timeout, --allow-origin, --log-json and --frame-budget need --events-port');
     return undefined;
   }
   // Run data is never served beyond loopback without a token (issue 40, finding 5).
@@ -84,6 +89,7 @@ export async function serveEventsPort(
     ...(options.token !== undefined ? { token: options.token } : {}),
     ...(flags.allowOrigin !== undefined ? { allowOrigins: flags.allowOrigin } : {}),
     ...(flags.logJson ? { log: createOpsLog({ server: 'events', enabled: true, secrets: [options.token] }) } : {}),
+    ...(flags.frameBudget !== undefined ? { frameBudget: frameBudgetOf(flags.frameBudget) } : {}),
   });
   write(`live events: ${server.url}\n`);
   const wanted = flags.waitSubscribers;

@@ -9,6 +9,7 @@ import { runSpecOf } from '../../actors/worker/run-spec.ts';
 import type { TrainingProducerFactory } from '../../actors/worker/training-producer.ts';
 import { createRemoteProducer } from '../../servers/learner-server/remote-training.ts';
 import { createOpsLog } from '../../servers/listener/ops-log.ts';
+import { frameBudgetOf } from '../frame-budget-option.ts';
 import { isLoopbackHost } from '../../transport/wire/origin.ts';
 import type { LearnerCliOptions } from './learner.ts';
 
@@ -20,6 +21,7 @@ export function learnerProducer(options: LearnerCliOptions, onListening: (url: s
       port: options.port, host: options.host, run: runSpecOf(run.config, run.tokenizer), version: run.policyVersion,
       exportWeights: run.exportWeights, log: createOpsLog({ server: 'learner', enabled: options.workerLogJson === true, secrets: [token] }),
       ...(token ? { token } : {}),
+      ...(options.frameBudget !== undefined ? { frameBudget: frameBudgetOf(options.frameBudget) } : {}),
     });
     onListening(remote.server.url);
     return { producer: remote.producer, publish: remote.publish, close: () => remote.close(options.drainTimeout) };
@@ -34,5 +36,7 @@ export async function runLearnerCommand(options: LearnerCliOptions, command: Com
   // On stderr: stdout stays the summary (`--json`). Scripts and tests wait for this line; keep its shape.
   const producer = learnerProducer(options, (url) => process.stderr.write(`actorgym learner: listening for workers on ${url}\n`));
   const { runTrain } = await import('./train-action.ts');
-  await runTrain(options, command, { producer });
+  // --frame-budget paces the learner server; it reaches the event stream only when there is one.
+  const { frameBudget, ...withoutBudget } = options;
+  await runTrain(options.eventsPort === undefined || frameBudget === undefined ? withoutBudget : options, command, { producer });
 }

@@ -4,8 +4,10 @@
  * the command runs.
  */
 import type { Command } from 'commander';
-import { LEARNER_PROTOCOL } from '../../transport/learner-wire/limits.ts';
+import { EVENT_FRAME_BUDGET } from '../../servers/event-server/limits.ts';
+import { LEARNER_FRAME_BUDGET, LEARNER_PROTOCOL } from '../../transport/learner-wire/limits.ts';
 import { SERVER_DRAIN_TIMEOUT_MS } from '../../transport/wire/limits.ts';
+import { frameBudgetOption } from '../frame-budget-option.ts';
 import { nonNegativeInt, port } from '../output.ts';
 import type { TrainCliOptions } from './train.ts';
 import { stopHelpText } from '../stop-help.ts';
@@ -32,8 +34,11 @@ export function registerLearner(program: Command): void {
     .option('--host <host>', 'interface to listen on (0.0.0.0: every interface; then set --worker-token)', '127.0.0.1')
     .option('--worker-token <token>', 'bearer token every worker must present (default: --token or ACTORGYM_TOKEN)')
     .option('--drain-timeout <ms>', 'at the end of the run, how long workers may finish what they collect before the server closes', nonNegativeInt('--drain-timeout'), SERVER_DRAIN_TIMEOUT_MS)
-    .option('--worker-log-json', 'one JSON line on stderr per worker event (joined, left, frame refused, groups handed out again)');
-  for (const option of train.options) command.addOption(option);
+    .option('--worker-log-json', 'one JSON line on stderr per worker event (joined, left, frame refused, groups handed out again)')
+    .addOption(frameBudgetOption('the learner server (and --events-port, each its own budget)', undefined,
+      ` (default ${LEARNER_FRAME_BUDGET.perSecond}; --events-port ${EVENT_FRAME_BUDGET.perSecond})`));
+  // train's --frame-budget is its event stream's; the learner's above covers both servers.
+  for (const option of train.options) if (option.attributeName() !== 'frameBudget') command.addOption(option);
   command.addHelpText('after', `
 The learner runs the learner, the buffer and the curriculum; each step's groups are split among
 the connected workers (protocol v${LEARNER_PROTOCOL}), and work waits while none is connected. A worker

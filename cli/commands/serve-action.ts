@@ -3,9 +3,11 @@ import { startAgentGymHttpServer } from '../../servers/agentgym-http/agentgym-ht
 import { rateLimitOf } from '../../servers/env-server/token-bucket.ts';
 import { startEnvServer } from '../../servers/env-server/env-server.ts';
 import { createOpsLog } from '../../servers/listener/ops-log.ts';
+import { OutboundBudget } from '../../servers/listener/outbound-budget.ts';
 import { EnvError, getEnv } from '../../envs/index.ts';
 import { isLoopbackHost } from '../../transport/wire/origin.ts';
-import { ENV_SERVER_FRAME_BUDGET } from '../../transport/wire/limits.ts';
+import { ENV_SERVER_MAX_BUFFERED_BYTES, ENV_SERVER_PAUSE_BUFFERED_BYTES } from '../../transport/wire/limits.ts';
+import { frameBudgetOf } from '../frame-budget-option.ts';
 import { serveTokens, type ServeOptions } from './serve.ts';
 
 export async function runServe(envId: string, options: ServeOptions): Promise<void> {
@@ -16,6 +18,8 @@ export async function runServe(envId: string, options: ServeOptions): Promise<vo
       `actorgym serve: warning: listening on ${options.host} without --token; anyone who can reach this machine can open and step env instances\n`,
     );
   }
+  // One --max-buffered-bytes for the whole process: the WebSocket peers and the HTTP port's sockets share it.
+  const outbound = new OutboundBudget(ENV_SERVER_MAX_BUFFERED_BYTES, options.maxBufferedBytes, ENV_SERVER_PAUSE_BUFFERED_BYTES);
   const server = await startEnvServer({
     port: options.port,
     host: options.host,
@@ -31,7 +35,7 @@ export async function runServe(envId: string, options: ServeOptions): Promise<vo
     maxPendingPerAddress: options.maxPendingPerAddress,
     frameBudget: frameBudgetOf(options.frameBudget),
     framesPerTurn: options.framesPerTurn,
-    maxTotalBufferedBytes: options.maxBufferedBytes,
+    outbound,
     rateLimit: rateLimitOf(options.rateLimit),
     handshakeTimeoutMs: options.handshakeTimeout,
     allowOrigins: options.allowOrigin,
@@ -55,6 +59,7 @@ export async function runServe(envId: string, options: ServeOptions): Promise<vo
           maxPendingConnections: options.maxPendingConnections,
           maxPendingPerAddress: options.maxPendingPerAddress,
           headersTimeoutMs: options.handshakeTimeout,
+          outbound,
           log: createOpsLog({ server: 'agentgym-http', enabled: options.logJson === true, secrets: [...tokens, ...options.httpToken] }),
         })
       : undefined;
@@ -69,10 +74,4 @@ export async function runServe(envId: string, options: ServeOptions): Promise<vo
   };
   process.on('SIGINT', () => void shutdown());
   process.on('SIGTERM', () => void shutdown());
-}
-
-/** `--frame-budget N`: N frames/s over all connections, bursts of a tenth of a second, 5 ms slices; 0 turns it off. */
-function frameBudgetOf(perSecond: number): { perSecond: number; burst: number; sliceMs: number } | false {
-  if (perSecond <= 0) return false;
-  return { perSecond, burst: Math.max(1, Math.ceil(perSecond / 10)), sliceMs: ENV_SERVER_FRAME_BUDGET.sliceMs };
 }

@@ -13,6 +13,7 @@ import {
   SERVER_DRAIN_TIMEOUT_MS,
 } from '../../transport/wire/limits.ts';
 import { connectionBudgetOption } from '../connection-budget-options.ts';
+import { frameBudgetOption } from '../frame-budget-option.ts';
 import { nonNegativeInt, port, positiveInt } from '../output.ts';
 
 export interface ServeOptions {
@@ -65,9 +66,9 @@ export function registerServe(program: Command): void {
     .addOption(connectionBudgetOption('maxConnections'))
     .addOption(connectionBudgetOption('maxPendingConnections'))
     .addOption(connectionBudgetOption('maxPendingPerAddress'))
-    .option('--frame-budget <frames-per-s>', 'frames per second over all connections, shared round-robin, bursts of a tenth of a second (0: no budget)', nonNegativeInt('--frame-budget'), ENV_SERVER_FRAME_BUDGET.perSecond)
+    .addOption(frameBudgetOption('the env server', ENV_SERVER_FRAME_BUDGET.perSecond))
     .addOption(new Option('--frames-per-turn <n>', "a connection's frames handed over per event-loop turn: one keeps health probes and other peers answered under a flood; all is faster for one pipelining peer").choices(['one', 'all']).default('one'))
-    .option('--max-buffered-bytes <bytes>', 'replies queued for all peers together; past it a peer that does not read is closed (1008)', positiveInt('--max-buffered-bytes'), ENV_SERVER_MAX_TOTAL_BUFFERED_BYTES)
+    .option('--max-buffered-bytes <bytes>', 'replies queued for all peers together, WebSocket and AgentGym HTTP (one budget for the process); a peer over its share is served no more until it reads, and past the total it is closed', positiveInt('--max-buffered-bytes'), ENV_SERVER_MAX_TOTAL_BUFFERED_BYTES)
     .option('--rate-limit <frames-per-s>', 'frames per second one connection may send (0: no limit)', nonNegativeInt('--rate-limit'), RATE_LIMIT.perSecond)
     .addOption(connectionBudgetOption('handshakeTimeout'))
     .option('--drain-timeout <ms>', 'on SIGTERM/SIGINT, how long running episodes may go on before the server closes', nonNegativeInt('--drain-timeout'), SERVER_DRAIN_TIMEOUT_MS)

@@ -30,6 +30,8 @@
  *   rollout that dies before its batch ends never sends its /close;
  * - BabyAI with `agentgymCompat` (default): the original's done rule and running score;
  * - sockets, headers and bodies have deadlines, connections a cap, and `drain` stops gracefully;
+ * - replies a client does not read are bounded by the process's buffered-bytes budget
+ *   (./response-budget.ts): its socket is served no more and read no more until it drains;
  * - one call at a time per instance id; stepping before reset or after `done` is an error.
  *
  * `startAgentGymHttpServer` composes an instance table (./instances.ts), the routes
@@ -38,14 +40,17 @@
  */
 import http from 'node:http';
 import type { EnvDefinition } from '../../envs/contract.ts';
+import { ENV_SERVER_MAX_BUFFERED_BYTES, ENV_SERVER_MAX_TOTAL_BUFFERED_BYTES, ENV_SERVER_PAUSE_BUFFERED_BYTES } from '../../transport/wire/limits.ts';
 import { listen } from '../listener/listen.ts';
 import type { OpsLog } from '../listener/ops-log.ts';
+import { OutboundBudget } from '../listener/outbound-budget.ts';
 import { adapterFor, type ServerAdapter } from './adapters.ts';
 import { ConnectionTracker } from './connections.ts';
 import { InstanceTable } from './instances.ts';
 import * as limits from './limits.ts';
 import { agentGymRoutes } from './protocol.ts';
 import { AgentGymHttpGate } from './request-gate.ts';
+import { ResponseBudget } from './response-budget.ts';
 
 export {
   DEFAULT_IDLE_TTL_MS,
@@ -92,6 +97,13 @@ export interface AgentGymHttpServerOptions {
   readonly maxPendingConnections?: number;
   /** Sockets not admitted yet from one address (IPv6: one /64); past it its oldest is closed. Default 16. */
   readonly maxPendingPerAddress?: number;
+  /**
+   * Reply bytes not yet sent over all sockets; a socket over its share is served no more until it
+   * drains, and past the total it is closed. Default 128 MiB. Ignored with `outbound`.
+   */
+  readonly maxTotalBufferedBytes?: number;
+  /** The process's buffered-bytes budget, shared with other servers (`actorgym serve` passes the env server's). */
+  readonly outbound?: OutboundBudget;
   /** One JSON line per connection and instance event (`createOpsLog`); default none. */
   readonly log?: OpsLog;
   /**
@@ -109,6 +121,14 @@ export interface AgentGymHttpStats {
   readonly pendingConnections: number;
   readonly pendingClosed: number;
   readonly requestsInFlight: number;
+  /** Requests waiting for their socket to read its replies now, and since start. */
+  readonly requestsWaiting: number;
+  readonly requestsHeld: number;
+  /** Sockets closed by the buffered-bytes budget since start. */
+  readonly bufferClosed: number;
+  /** Unsent reply bytes now and the most since start, over the whole buffered-bytes budget (the process's under `serve`). */
+  readonly bufferedBytes: number;
+  readonly peakBufferedBytes: number;
   readonly draining: boolean;
 }
 
@@ -149,10 +169,12 @@ export async function startAgentGymHttpServer(options: AgentGymHttpServerOptions
   const connections = new ConnectionTracker(server, connectionBudget(options), log);
   const maxInstances = options.maxInstances ?? limits.DEFAULT_MAX_INSTANCES;
   const gate = new AgentGymHttpGate({ table, connections, route, tokens, allowOrigins: options.allowOrigins ?? [], maxInstances, log });
-  server.on('request', (req: http.IncomingMessage, res: http.ServerResponse) => gate.request(req, res));
+  const responses = new ResponseBudget(outboundOf(options), responseLimits, log);
+  responses.attach(server);
+  server.on('request', (req: http.IncomingMessage, res: http.ServerResponse) => responses.request(req, res, () => gate.request(req, res)));
   const port = await listen(server, options.port, host);
   log('server.listening', { host, port, auth: tokens.length > 0 ? 'token' : 'none' });
-  return new AgentGymHttp(port, `http://${host.includes(':') ? `[${host}]` : host}:${port}`, { server, gate, table, connections, log });
+  return new AgentGymHttp(port, `http://${host.includes(':') ? `[${host}]` : host}:${port}`, { server, gate, table, connections, responses, log });
 }
 
 /** The env's instances; ids are random when tokens guard them, so one client cannot guess another's. */
@@ -170,6 +192,18 @@ function createInstanceTable(options: AgentGymHttpServerOptions, adapter: Server
     ids: randomIds ? 'random' : 'sequential',
     onEvent: ({ type, ...fields }, instances) => log(type, { ...fields, instances }),
   });
+}
+
+const responseLimits = {
+  maxInFlight: limits.DEFAULT_MAX_REQUESTS_IN_FLIGHT_PER_SOCKET,
+  maxHeld: limits.DEFAULT_MAX_HELD_REQUESTS_PER_SOCKET,
+  heldTimeoutMs: limits.DEFAULT_HELD_TIMEOUT_MS,
+};
+
+/** The shared budget, or this server's own with the env server's defaults. */
+function outboundOf(options: AgentGymHttpServerOptions): OutboundBudget {
+  const total = options.maxTotalBufferedBytes ?? ENV_SERVER_MAX_TOTAL_BUFFERED_BYTES;
+  return options.outbound ?? new OutboundBudget(ENV_SERVER_MAX_BUFFERED_BYTES, total, ENV_SERVER_PAUSE_BUFFERED_BYTES);
 }
 
 function connectionBudget(options: AgentGymHttpServerOptions) {
@@ -202,6 +236,7 @@ interface AgentGymHttpParts {
   readonly gate: AgentGymHttpGate;
   readonly table: InstanceTable;
   readonly connections: ConnectionTracker;
+  readonly responses: ResponseBudget;
   readonly log: OpsLog;
 }
 
@@ -217,7 +252,7 @@ class AgentGymHttp implements AgentGymHttpServer {
   ) {}
 
   stats(): AgentGymHttpStats {
-    const { table, connections, gate } = this.parts;
+    const { table, connections, gate, responses } = this.parts;
     const { closed } = connections.pending;
     return {
       instances: table.size,
@@ -225,6 +260,11 @@ class AgentGymHttp implements AgentGymHttpServer {
       pendingConnections: connections.pending.size,
       pendingClosed: closed.deadline + closed.evictedGlobal + closed.evictedPerAddress,
       requestsInFlight: connections.inFlight,
+      requestsWaiting: responses.waiting,
+      requestsHeld: responses.stats.held,
+      bufferClosed: responses.stats.closed,
+      bufferedBytes: responses.outbound.bytes,
+      peakBufferedBytes: responses.outbound.peak,
       draining: gate.draining,
     };
   }

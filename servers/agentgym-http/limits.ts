@@ -39,3 +39,14 @@ export const DEFAULT_MAX_PENDING_CONNECTIONS = 128;
 export const DEFAULT_MAX_PENDING_PER_ADDRESS = 16;
 /** On `drain`, how long requests already running may take before every connection is closed (ms). */
 export const DEFAULT_DRAIN_TIMEOUT_MS = 10_000;
+/**
+ * Requests one socket may have being served, or answered and not yet written to the kernel, at
+ * once; later ones on it wait their turn (HTTP/1.1 answers in order anyway). AgentGym's clients
+ * send one request at a time per socket; a client that pipelines requests and never reads the
+ * replies is held to one reply in memory beyond its share of the buffered-bytes budget.
+ */
+export const DEFAULT_MAX_REQUESTS_IN_FLIGHT_PER_SOCKET = 1;
+/** Requests waiting on one socket past which it is closed: pipelining this deep is no honest client's. */
+export const DEFAULT_MAX_HELD_REQUESTS_PER_SOCKET = 256;
+/** A socket whose requests have waited this long for it to read its replies is closed (ms), like a peer missing a heartbeat. */
+export const DEFAULT_HELD_TIMEOUT_MS = 30_000;

@@ -11,9 +11,10 @@ import type { EnvRequest, RequestId } from '../../transport/wire/env-schemas.ts'
 import { toWireError, WireFault, type WireError } from '../../transport/wire/errors.ts';
 import { CloseCode, SERVER_CLOSE_GRACE_MS } from '../../transport/wire/limits.ts';
 import type { WriteBatch } from '../../transport/wire/write-batch.ts';
-import type { FrameBudget, Lane } from '../listener/frame-budget.ts';
+import type { FrameBudget } from '../listener/frame-budget.ts';
 import type { OpsLog } from '../listener/ops-log.ts';
-import type { OutboundBudget, OutboundPeer } from './outbound-budget.ts';
+import type { OutboundBudget, OutboundPeer } from '../listener/outbound-budget.ts';
+import { openWsLane, type SubmitFrame } from '../listener/ws-lane.ts';
 import type { TokenBucket } from './token-bucket.ts';
 
 /** Server-wide counters, shared by all connections (read by `EnvServerHandle.stats`). */
@@ -68,13 +69,6 @@ interface Instance {
 
 type InstanceRequest = Extract<EnvRequest, { op: 'reset' | 'step' | 'oracle' }>;
 
-/** A frame waiting for the frame budget; `length` is its size in bytes. */
-interface InboundFrame {
-  readonly data: RawData;
-  readonly isBinary: boolean;
-  readonly length: number;
-}
-
 /** Who a connection is and what it holds on to, for the constructor. */
 export interface ConnectionPeer {
   /** `address:port`, for log lines. */
@@ -92,7 +86,7 @@ export class EnvConnection {
   private readonly instances = new Map<string, Instance>();
   private readonly outboundPeer: OutboundPeer;
   private readonly limitLogged = new Map<string, number>();
-  private readonly lane: Lane<InboundFrame> | undefined;
+  private readonly submit: SubmitFrame;
   private readonly peer: string;
   private readonly client: string;
 
@@ -105,14 +99,11 @@ export class EnvConnection {
   ) {
     this.peer = who.peer;
     this.client = who.client;
-    this.outboundPeer = context.outbound.add(ws);
-    this.lane = context.frames?.lane<InboundFrame>({
-      run: (frame) => this.execute(frame.data, frame.isBinary),
+    this.outboundPeer = context.outbound.add(() => ws.bufferedAmount);
+    this.submit = openWsLane(context.frames, ws, who.socket, {
+      run: (data, isBinary) => this.execute(data, isBinary),
       blocked: () => context.outbound.blocked(this.outboundPeer),
-      pause: () => ws.pause(),
-      resume: () => ws.resume(),
     });
-    who.socket.on('drain', () => this.lane?.unblocked());
     ws.on('message', (data: RawData, isBinary: boolean) => this.onFrame(data, isBinary));
   }
 
@@ -151,7 +142,6 @@ export class EnvConnection {
 
   /** Closes every instance of the connection; called once the socket has closed. */
   async dispose(): Promise<void> {
-    this.lane?.close();
     this.context.outbound.remove(this.outboundPeer);
     await Promise.allSettled([...this.instances.values()].map((instance) => this.drop(instance)));
   }
@@ -168,8 +158,7 @@ export class EnvConnection {
       const message = 'too many frames on this connection; nothing was executed, retry later';
       return this.replyError(json.ok ? readId(json.value) : null, { code: 'RATE_LIMITED', message });
     }
-    if (this.lane === undefined) return this.execute(data, isBinary);
-    this.lane.submit({ data, isBinary, length: byteLength(data) });
+    this.submit(data, isBinary);
   }
 
   /** Decodes and runs a frame the budget let through. */
@@ -343,11 +332,6 @@ export class EnvConnection {
     this.limitLogged.set(limit, now);
     this.context.log('limit.hit', { limit, peer: this.peer, ...fields });
   }
-}
-
-function byteLength(data: RawData): number {
-  if (Array.isArray(data)) return data.reduce((sum, part) => sum + part.length, 0);
-  return data instanceof ArrayBuffer ? data.byteLength : data.length;
 }
 
 function drainingFault(what: string): WireFault {

@@ -16,7 +16,7 @@ import type { ConnectionHooks } from '../listener/ws-listener.ts';
 import { FrameBudget } from '../listener/frame-budget.ts';
 import type { PeerInfo } from '../listener/ws-listener.ts';
 import { EnvConnection, type ConnectionContext, type EnvServerCounters } from './connection.ts';
-import { OutboundBudget } from './outbound-budget.ts';
+import { OutboundBudget } from '../listener/outbound-budget.ts';
 import { TokenBucket, type RateLimit } from './token-bucket.ts';
 
 /** Everything `EnvConnections` needs, defaults resolved (env-server.ts reads them from the options). */
@@ -32,6 +32,8 @@ export interface EnvConnectionsOptions {
   readonly maxTotalBufferedBytes: number;
   /** Reply bytes waiting for one peer past which its frames wait for its socket to drain. */
   readonly pauseBufferedBytes: number;
+  /** The process's buffered-bytes budget when shared with another server; else one is made of the three limits above. */
+  readonly outbound?: OutboundBudget;
   /** The server-wide frame budget; `false` runs every frame as it arrives. */
   readonly frameBudget: { readonly perSecond: number; readonly burst: number; readonly sliceMs: number } | false;
   readonly maxQueuedFrames: number;
@@ -54,7 +56,7 @@ export class EnvConnections {
   #onSettled: (() => void) | undefined;
 
   constructor(private readonly options: EnvConnectionsOptions) {
-    this.outbound = new OutboundBudget(options.maxBufferedBytes, options.maxTotalBufferedBytes, options.pauseBufferedBytes);
+    this.outbound = options.outbound ?? new OutboundBudget(options.maxBufferedBytes, options.maxTotalBufferedBytes, options.pauseBufferedBytes);
     const { frameBudget, maxQueuedFrames, maxQueuedBytes, now } = options;
     this.frames = frameBudget === false ? undefined : new FrameBudget({ ...frameBudget, maxQueuedFrames, maxQueuedBytes, now });
     this.#context = {

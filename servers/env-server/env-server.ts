@@ -26,6 +26,7 @@ import {
   SERVER_HEARTBEAT_MS,
 } from '../../transport/wire/limits.ts';
 import type { OpsLog } from '../listener/ops-log.ts';
+import type { OutboundBudget } from '../listener/outbound-budget.ts';
 import { listenWebSocket, type WsListener, type WsListenOptions } from '../listener/ws-listener.ts';
 import { EnvConnections, type EnvConnectionsOptions } from './env-connections.ts';
 import type { RateLimit } from './token-bucket.ts';
@@ -70,6 +71,11 @@ export interface EnvServerOptions {
   readonly maxBufferedBytes?: number;
   /** Outbound bytes queued for all peers; past it a peer over its share is closed with 1008. Default 128 MiB. */
   readonly maxTotalBufferedBytes?: number;
+  /**
+   * The process's buffered-bytes budget, shared with another server (`actorgym serve` shares it
+   * with the AgentGym HTTP port); it replaces the three limits above.
+   */
+  readonly outbound?: OutboundBudget;
   /** Browser origins allowed besides the server's own loopback pages (`*`: any); programs always pass. Default none. */
   readonly allowOrigins?: readonly string[];
   /** A TCP connection not upgraded within this many ms is destroyed. Default 5 000. */
@@ -166,6 +172,7 @@ function connectionOptions(options: EnvServerOptions, log: OpsLog): EnvConnectio
     maxBufferedBytes: options.maxBufferedBytes ?? ENV_SERVER_MAX_BUFFERED_BYTES,
     maxTotalBufferedBytes: options.maxTotalBufferedBytes ?? ENV_SERVER_MAX_TOTAL_BUFFERED_BYTES,
     pauseBufferedBytes: options.pauseBufferedBytes ?? ENV_SERVER_PAUSE_BUFFERED_BYTES,
+    ...(options.outbound !== undefined ? { outbound: options.outbound } : {}),
     frameBudget: options.frameBudget ?? ENV_SERVER_FRAME_BUDGET,
     maxQueuedFrames: ENV_SERVER_MAX_QUEUED_FRAMES,
     maxQueuedBytes: ENV_SERVER_MAX_QUEUED_BYTES,

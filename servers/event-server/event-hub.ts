@@ -9,7 +9,9 @@ import type { TrainingEvent } from '../../streams/training-events.ts';
 import { encodeError } from '../../transport/wire/env-codec.ts';
 import { decodeSubscribe, encodeEvent, encodeSubscribed, END_FRAME } from '../../transport/wire/event-codec.ts';
 import { CloseCode } from '../../transport/wire/limits.ts';
+import type { FrameBudget } from '../listener/frame-budget.ts';
 import type { HealthState } from '../listener/health.ts';
+import { openWsLane } from '../listener/ws-lane.ts';
 import { isLossy } from './delivery-classes.ts';
 import { ReplayLog, type ReplayEntry, type ReplayStats } from './replay-log.ts';
 import { Subscriber, type StreamEnding, type SubscriberLimits } from './subscriber.ts';
@@ -26,6 +28,8 @@ export class EventHub {
   readonly #connections = new Map<WebSocket, Subscriber | undefined>();
   readonly #subscribers = new Set<Subscriber>();
   #droppedByClosed = 0;
+  /** Frames received since start. */
+  #frames = 0;
   #seq = 0;
   #ended: StreamEnding | undefined;
   #shuttingDown = false;
@@ -33,6 +37,8 @@ export class EventHub {
   constructor(
     replayBytes: number,
     private readonly limits: SubscriberLimits,
+    /** The server-wide frame budget (undefined: frames run as they arrive), and the socket bytes past which a peer's frames wait. */
+    private readonly frames: { readonly budget: FrameBudget | undefined; readonly pauseBufferedBytes: number },
   ) {
     this.#replay = new ReplayLog(replayBytes);
     this.waits = new SubscriberWaits(() => this.#subscribers.size);
@@ -56,10 +62,17 @@ export class EventHub {
     for (const subscriber of this.#subscribers) subscriber.finish(ending);
   }
 
-  /** Serves a new connection: its first frame must be `subscribe`. */
-  accept(ws: WebSocket): void {
+  /** Serves a new connection (`socket` is its TCP socket): its first frame must be `subscribe`. */
+  accept(ws: WebSocket, socket: NodeJS.EventEmitter): void {
     this.#connections.set(ws, undefined);
-    ws.on('message', (data: RawData, isBinary: boolean) => this.subscribe(ws, data, isBinary));
+    const submit = openWsLane(this.frames.budget, ws, socket, {
+      run: (data, isBinary) => this.subscribe(ws, data, isBinary),
+      blocked: () => ws.bufferedAmount > this.frames.pauseBufferedBytes,
+    });
+    ws.on('message', (data: RawData, isBinary: boolean) => {
+      this.#frames++;
+      submit(data, isBinary);
+    });
     ws.once('close', () => this.closed(ws));
   }
 
@@ -82,13 +95,14 @@ export class EventHub {
     return { ready: true, detail };
   }
 
-  stats(): { connections: number; subscribers: number; dropped: number; replay: ReplayStats } {
+  stats(): { connections: number; subscribers: number; dropped: number; frames: number; replay: ReplayStats } {
     let dropped = this.#droppedByClosed;
     for (const subscriber of this.#subscribers) dropped += subscriber.dropped;
-    return { connections: this.#connections.size, subscribers: this.#subscribers.size, dropped, replay: this.#replay.stats() };
+    return { connections: this.#connections.size, subscribers: this.#subscribers.size, dropped, frames: this.#frames, replay: this.#replay.stats() };
   }
 
   private subscribe(ws: WebSocket, data: RawData, isBinary: boolean): void {
+    if (ws.readyState !== ws.OPEN) return; // closing: nothing to answer
     const frame = decodeSubscribe(data, isBinary);
     if (!frame.ok) return void ws.send(encodeError(frame.id, frame.error));
     if (this.#connections.get(ws) !== undefined) {

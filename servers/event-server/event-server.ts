@@ -19,12 +19,21 @@
  * state (event-hub.ts); `EventServer` is the handle that drains and closes them.
  */
 import type { Observable, Subscription } from 'rxjs';
+import { FrameBudget } from '../listener/frame-budget.ts';
 import type { OpsLog } from '../listener/ops-log.ts';
 import type { TrainingEvent } from '../../streams/training-events.ts';
 import { EVENT_LOSSY_BUFFER_BYTES, EVENT_MAX_BUFFERED_BYTES, EVENT_SERVER_MAX_PAYLOAD, SERVER_HEARTBEAT_MS } from '../../transport/wire/limits.ts';
 import { listenWebSocket, type WsListener, type WsListenOptions } from '../listener/ws-listener.ts';
 import { COMPLETED, EventHub, FAILED } from './event-hub.ts';
-import { EVENT_DRAIN_TIMEOUT_MS, EVENT_REPLAY_BYTES, EVENT_SOCKET_HIGH_WATER_BYTES } from './limits.ts';
+import {
+  EVENT_DRAIN_TIMEOUT_MS,
+  EVENT_FRAME_BUDGET,
+  EVENT_MAX_QUEUED_BYTES,
+  EVENT_MAX_QUEUED_FRAMES,
+  EVENT_PAUSE_BUFFERED_BYTES,
+  EVENT_REPLAY_BYTES,
+  EVENT_SOCKET_HIGH_WATER_BYTES,
+} from './limits.ts';
 import type { ReplayStats } from './replay-log.ts';
 import type { WaitForSubscribersOptions, WaitForSubscribersResult } from './subscriber-waits.ts';
 
@@ -57,6 +66,11 @@ export interface EventServerOptions {
   readonly replayBytes?: number;
   /** The longest `close()` waits for subscribers to receive their backlog (ms). Default 10 000. */
   readonly drainMs?: number;
+  /**
+   * Frames per second over all connections, shared round-robin, with at most `sliceMs` of frame
+   * work per event-loop turn; `false` disables. Default `EVENT_FRAME_BUDGET` (1 000/s).
+   */
+  readonly frameBudget?: { readonly perSecond: number; readonly burst: number; readonly sliceMs: number } | false;
   /** Connection events as JSON lines (`--log-json`). */
   readonly log?: OpsLog;
 }
@@ -67,6 +81,8 @@ export interface EventServerStats {
   readonly subscribers: number;
   /** High-rate events skipped for slow subscribers since start. */
   readonly dropped: number;
+  /** Frames received since start. */
+  readonly frames: number;
   readonly replay: ReplayStats;
 }
 
@@ -97,22 +113,29 @@ export interface EventServerHandle {
  * await server.close(); // observers get the rest of the stream and `end`
  */
 export async function startEventServer(options: EventServerOptions): Promise<EventServerHandle> {
-  const hub = new EventHub(options.replayBytes ?? EVENT_REPLAY_BYTES, {
-    lossyBytes: options.lossyBufferBytes ?? EVENT_LOSSY_BUFFER_BYTES,
-    maxBytes: options.maxBufferedBytes ?? EVENT_MAX_BUFFERED_BYTES,
-    highWaterBytes: EVENT_SOCKET_HIGH_WATER_BYTES,
-  });
+  const frameBudget = options.frameBudget ?? EVENT_FRAME_BUDGET;
+  const budget = frameBudget === false ? undefined : new FrameBudget({ ...frameBudget, maxQueuedFrames: EVENT_MAX_QUEUED_FRAMES, maxQueuedBytes: EVENT_MAX_QUEUED_BYTES });
+  const hub = new EventHub(
+    options.replayBytes ?? EVENT_REPLAY_BYTES,
+    {
+      lossyBytes: options.lossyBufferBytes ?? EVENT_LOSSY_BUFFER_BYTES,
+      maxBytes: options.maxBufferedBytes ?? EVENT_MAX_BUFFERED_BYTES,
+      highWaterBytes: EVENT_SOCKET_HIGH_WATER_BYTES,
+    },
+    { budget, pauseBufferedBytes: EVENT_PAUSE_BUFFERED_BYTES },
+  );
   // Subscribed before listening, so nothing the run emits from here on is missed.
   const source = options.events.subscribe({
     next: (event) => hub.record(event),
     complete: () => hub.end(COMPLETED),
     error: () => hub.end(FAILED),
   });
-  const listener = await listenWebSocket(listenOptions(options, hub), (ws) => hub.accept(ws)).catch((error: unknown) => {
+  const listener = await listenWebSocket(listenOptions(options, hub), (ws, _request, socket) => hub.accept(ws, socket)).catch((error: unknown) => {
     source.unsubscribe();
+    budget?.stop();
     throw error;
   });
-  return new EventServer(listener, hub, source, options.drainMs ?? EVENT_DRAIN_TIMEOUT_MS);
+  return new EventServer(listener, hub, source, options.drainMs ?? EVENT_DRAIN_TIMEOUT_MS, budget);
 }
 
 function listenOptions(options: EventServerOptions, hub: EventHub): WsListenOptions {
@@ -136,6 +159,7 @@ class EventServer implements EventServerHandle {
     private readonly hub: EventHub,
     private readonly source: Subscription,
     private readonly drainMs: number,
+    private readonly budget: FrameBudget | undefined,
   ) {}
 
   get port(): number {
@@ -168,5 +192,6 @@ class EventServer implements EventServerHandle {
     this.source.unsubscribe();
     this.hub.waits.close();
     await this.listener.close();
+    this.budget?.stop();
   }
 }

@@ -20,3 +20,23 @@ export const EVENT_SOCKET_HIGH_WATER_BYTES = 256 * 1024;
 
 /** The longest `close()` waits for every subscriber to receive its backlog and `end` (ms). */
 export const EVENT_DRAIN_TIMEOUT_MS = 10_000;
+
+/**
+ * Frames per second the event server runs over all its connections, shared round-robin, with at
+ * most `sliceMs` of frame work per event-loop turn (servers/listener/frame-budget.ts). An honest
+ * observer sends one frame per connection (`subscribe`); the default leaves room for hundreds of
+ * observers subscribing at once while a flood of bad frames from a token holder's connections
+ * waits its turn (measured in docs/reliability.md#hardening-round-two-connection-budgets).
+ */
+export const EVENT_FRAME_BUDGET = { perSecond: 1_000, burst: 100, sliceMs: 5 } as const;
+
+/** Frames (or bytes) one connection may have waiting for the frame budget before its socket stops being read. */
+export const EVENT_MAX_QUEUED_FRAMES = 64;
+export const EVENT_MAX_QUEUED_BYTES = 256 * 1024;
+
+/**
+ * Once this many bytes wait in a connection's socket, none of its frames run until it drains: a
+ * peer that sends frames and never reads the error replies cannot grow the server. A subscriber's
+ * socket holds at most `EVENT_SOCKET_HIGH_WATER_BYTES` plus one event, so it is never held back.
+ */
+export const EVENT_PAUSE_BUFFERED_BYTES = 1024 * 1024;

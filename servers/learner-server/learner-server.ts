@@ -10,10 +10,22 @@
  * weights frame, and applies them before its next assignment.
  */
 import type { RunSpec } from '../../transport/learner-wire/learner-schemas.ts';
-import { LEARNER_HELLO_TIMEOUT_MS, LEARNER_MAX_BUFFERED_BYTES, LEARNER_SERVER_MAX_PAYLOAD } from '../../transport/learner-wire/limits.ts';
+import {
+  LEARNER_FRAME_BUDGET,
+  LEARNER_HELLO_TIMEOUT_MS,
+  LEARNER_MAX_BUFFERED_BYTES,
+  LEARNER_MAX_QUEUED_BYTES,
+  LEARNER_MAX_QUEUED_FRAMES,
+  LEARNER_MAX_REPLY_BYTES,
+  LEARNER_MAX_TOTAL_REPLY_BYTES,
+  LEARNER_PAUSE_REPLY_BYTES,
+  LEARNER_SERVER_MAX_PAYLOAD,
+} from '../../transport/learner-wire/limits.ts';
 import { encodeWeightsFrame, type WeightsPayload } from '../../transport/learner-wire/weights-frame.ts';
 import { SERVER_DRAIN_TIMEOUT_MS, SERVER_HEARTBEAT_MS } from '../../transport/wire/limits.ts';
+import { FrameBudget } from '../listener/frame-budget.ts';
 import type { OpsLog } from '../listener/ops-log.ts';
+import { OutboundBudget } from '../listener/outbound-budget.ts';
 import { listenWebSocket, type WsListener } from '../listener/ws-listener.ts';
 import { RemoteProducer } from './remote-producer.ts';
 import { WorkerConnection, type LearnerContext } from './worker-connection.ts';
@@ -38,6 +50,13 @@ export interface LearnerServerOptions {
   readonly helloTimeoutMs?: number;
   /** Bytes queued for one worker (unread weights frames) before it is closed with 1008. Default 1 GiB. */
   readonly maxBufferedBytes?: number;
+  /**
+   * Frames per second over all worker connections, shared round-robin, with at most `sliceMs` of
+   * frame work per event-loop turn; `false` disables. Default `LEARNER_FRAME_BUDGET` (10 000/s).
+   */
+  readonly frameBudget?: { readonly perSecond: number; readonly burst: number; readonly sliceMs: number } | false;
+  /** Reply bytes other than weights frames queued for all workers; past it a worker over its share is closed (1008). Default 128 MiB. */
+  readonly maxTotalReplyBytes?: number;
   /** Times a group may be handed out before its step fails. Default 5. */
   readonly maxGroupAttempts?: number;
   readonly allowOrigins?: readonly string[];
@@ -55,6 +74,11 @@ export interface LearnerServerStats {
   readonly reassigned: number;
   readonly frames: number;
   readonly refused: number;
+  /** Connections closed with 1008 for a limit (no hello in time, a worker that does not read) since start. */
+  readonly policyCloses: number;
+  /** Reply bytes other than weights frames queued for all workers now, and the most since start. */
+  readonly replyBytes: number;
+  readonly peakReplyBytes: number;
   readonly version: number;
 }
 
@@ -86,10 +110,13 @@ export async function startLearnerServer(options: LearnerServerOptions): Promise
   const producer = new RemoteProducer(options.weights.version, log, options.maxGroupAttempts);
   let current = { version: options.weights.version, frame: encodeWeightsFrame(options.weights) };
   const connections = new Set<WorkerConnection>();
+  const frameBudget = options.frameBudget ?? LEARNER_FRAME_BUDGET;
   const context: LearnerContext = {
     run: options.run, producer, current: () => current, helloTimeoutMs: options.helloTimeoutMs ?? LEARNER_HELLO_TIMEOUT_MS,
     maxBufferedBytes: options.maxBufferedBytes ?? LEARNER_MAX_BUFFERED_BYTES,
-    names: new Set(), log, counters: { frames: 0, refused: 0 },
+    names: new Set(), log, counters: { frames: 0, refused: 0, policyCloses: 0 },
+    frames: frameBudget === false ? undefined : new FrameBudget({ ...frameBudget, maxQueuedFrames: LEARNER_MAX_QUEUED_FRAMES, maxQueuedBytes: LEARNER_MAX_QUEUED_BYTES }),
+    replies: new OutboundBudget(LEARNER_MAX_REPLY_BYTES, options.maxTotalReplyBytes ?? LEARNER_MAX_TOTAL_REPLY_BYTES, LEARNER_PAUSE_REPLY_BYTES),
   };
   const listener = await listenWebSocket({
     port: options.port, host: options.host ?? '127.0.0.1', token: options.token,
@@ -99,8 +126,8 @@ export async function startLearnerServer(options: LearnerServerOptions): Promise
     ...(options.maxConnections !== undefined ? { maxConnections: options.maxConnections } : {}),
     log,
     health: () => ({ ready: true, detail: { workers: producer.workers, inFlight: producer.inFlight, version: current.version } }),
-  }, (ws, _request, _socket, peer) => {
-    const connection = new WorkerConnection(ws, context, peer.peer);
+  }, (ws, _request, socket, peer) => {
+    const connection = new WorkerConnection(ws, context, peer.peer, socket);
     connections.add(connection);
     ws.once('close', () => connections.delete(connection));
     return { closeDetail: () => ({ worker: connection.name }) };
@@ -136,13 +163,15 @@ class LearnerServer implements LearnerServerHandle {
   stats(): LearnerServerStats {
     const { producer, context } = this;
     return {
-      workers: producer.workers, inFlight: producer.inFlight, ...producer.counters, ...context.counters, version: producer.version,
+      workers: producer.workers, inFlight: producer.inFlight, ...producer.counters, ...context.counters,
+      replyBytes: context.replies.bytes, peakReplyBytes: context.replies.peak, version: producer.version,
     };
   }
 
   close(): Promise<void> {
     this.#closing ??= (async () => {
       await this.listener.close();
+      this.context.frames?.stop();
       this.producer.close(new Error('the learner server closed'));
     })();
     return this.#closing;

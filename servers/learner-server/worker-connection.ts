@@ -4,6 +4,11 @@
  * (the run, then the current weights frame) it joins the remote producer, which hands it
  * assignments; its groups are validated with the trajectory group schema before the producer
  * sees them. A bad frame costs the worker an `error` frame, never its connection or the server.
+ *
+ * Its frames run through the server-wide frame budget (../listener/ws-lane.ts), and wait while
+ * more than its share of reply bytes waits for it (a worker that sends and never reads cannot grow
+ * the server); past the reply budget it is closed. Weights frames are not counted there: one
+ * buffer is shared by every worker, and `maxBufferedBytes` caps what one worker holds of them.
  */
 import { WebSocket, type RawData } from 'ws';
 import { TrajectoryGroupSchema, type TrajectoryGroup } from '../../learner/trajectory-group.ts';
@@ -11,7 +16,10 @@ import { decodeWorkerFrame, encodeFrame, encodeLearnerError } from '../../transp
 import type { LearnerErrorCode, RunSpec, WorkerFrame } from '../../transport/learner-wire/learner-schemas.ts';
 import { LEARNER_PROTOCOL } from '../../transport/learner-wire/limits.ts';
 import { CloseCode, SERVER_CLOSE_GRACE_MS } from '../../transport/wire/limits.ts';
+import type { FrameBudget } from '../listener/frame-budget.ts';
 import type { OpsLog } from '../listener/ops-log.ts';
+import type { OutboundBudget, OutboundPeer } from '../listener/outbound-budget.ts';
+import { openWsLane } from '../listener/ws-lane.ts';
 import type { RemoteProducer, WorkerPeer } from './remote-producer.ts';
 
 /** What every connection shares: the run, the current weights, the producer and the names in use. */
@@ -25,19 +33,35 @@ export interface LearnerContext {
   readonly maxBufferedBytes: number;
   readonly names: Set<string>;
   readonly log: OpsLog;
-  readonly counters: { frames: number; refused: number };
+  readonly counters: { frames: number; refused: number; policyCloses: number };
+  /** The server-wide frame budget; undefined runs every frame as it arrives. */
+  readonly frames: FrameBudget | undefined;
+  /** Reply bytes other than weights frames, per worker and over all of them. */
+  readonly replies: OutboundBudget;
 }
 
 export class WorkerConnection implements WorkerPeer {
   #name: string | undefined;
   readonly #helloTimer: NodeJS.Timeout;
+  readonly #replies: OutboundPeer;
+  /** Bytes of weights frames handed to ws and not yet written to the socket. */
+  #weightsQueued = 0;
 
   constructor(
     private readonly ws: WebSocket,
     private readonly context: LearnerContext,
     private readonly peer: string,
+    socket: NodeJS.EventEmitter,
   ) {
-    ws.on('message', (data: RawData, isBinary: boolean) => this.onFrame(data, isBinary));
+    this.#replies = context.replies.add(() => Math.max(0, ws.bufferedAmount - this.#weightsQueued));
+    const submit = openWsLane(context.frames, ws, socket, {
+      run: (data, isBinary) => this.onFrame(data, isBinary),
+      blocked: () => context.replies.blocked(this.#replies),
+    });
+    ws.on('message', (data: RawData, isBinary: boolean) => {
+      context.counters.frames++;
+      submit(data, isBinary);
+    });
     ws.once('close', () => this.closed());
     this.#helloTimer = setTimeout(() => this.closeForPolicy(`no hello within ${context.helloTimeoutMs} ms`), context.helloTimeoutMs);
     this.#helloTimer.unref();
@@ -68,7 +92,7 @@ export class WorkerConnection implements WorkerPeer {
       return this.closeForPolicy(`${this.ws.bufferedAmount} bytes queued for this worker; it does not read (reconnect for the current version)`);
     }
     this.send(encodeFrame({ op: 'version', version }));
-    this.send(frame, true);
+    this.sendWeights(frame);
   }
 
   drain(reason: string): void {
@@ -76,7 +100,7 @@ export class WorkerConnection implements WorkerPeer {
   }
 
   private onFrame(data: RawData, isBinary: boolean): void {
-    this.context.counters.frames++;
+    if (this.ws.readyState !== WebSocket.OPEN) return; // closing: its replies could not be sent
     const decoded = decodeWorkerFrame(data, isBinary);
     if (!decoded.ok) return this.refuse(decoded.error.code as LearnerErrorCode, decoded.error.message);
     const frame = decoded.value;
@@ -101,7 +125,7 @@ export class WorkerConnection implements WorkerPeer {
     this.#name = name;
     const { version, frame: weights } = this.context.current();
     this.send(encodeFrame({ op: 'welcome', protocol: LEARNER_PROTOCOL, worker: name, run, version }));
-    this.send(weights, true);
+    this.sendWeights(weights);
     this.context.log('worker.joined', { worker: name, peer: this.peer, version });
     producer.join(this);
   }
@@ -127,13 +151,27 @@ export class WorkerConnection implements WorkerPeer {
     this.closeForPolicy(message);
   }
 
-  private send(data: string | Buffer, binary = false): void {
+  private send(text: string): void {
     if (this.ws.readyState !== WebSocket.OPEN) return;
-    this.ws.send(data, { binary });
+    const over = this.context.replies.overLimit(this.#replies);
+    if (over !== undefined) {
+      this.context.log('worker.slow', { worker: this.name, buffered: this.#replies.accounted });
+      return this.closeForPolicy(over);
+    }
+    this.ws.send(text);
+    this.context.replies.sent(this.#replies);
+  }
+
+  /** A weights frame: counted apart from the replies until ws has written it (ws calls back then). */
+  private sendWeights(frame: Buffer): void {
+    if (this.ws.readyState !== WebSocket.OPEN) return;
+    this.#weightsQueued += frame.length;
+    this.ws.send(frame, { binary: true }, () => (this.#weightsQueued -= frame.length));
   }
 
   /** Closes with 1008; a peer that does not answer the closing handshake (it does not read) is cut after the grace period. */
   private closeForPolicy(reason: string): void {
+    this.context.counters.policyCloses++;
     this.ws.close(CloseCode.POLICY, reason.slice(0, 120));
     const force = setTimeout(() => this.ws.terminate(), SERVER_CLOSE_GRACE_MS);
     this.ws.once('close', () => clearTimeout(force));
@@ -141,6 +179,7 @@ export class WorkerConnection implements WorkerPeer {
 
   private closed(): void {
     clearTimeout(this.#helloTimer);
+    this.context.replies.remove(this.#replies);
     if (!this.welcomed) return;
     this.context.names.delete(this.name);
     this.context.log('worker.left', { worker: this.name });

@@ -1,5 +1,7 @@
 /**
- * The env server's outbound memory, per peer and in total. Replies queue in a peer's socket
+ * A server process's outbound memory, per peer and in total (`--max-buffered-bytes`: one budget
+ * for the whole process, shared by the env server's WebSocket peers and the AgentGym HTTP port's
+ * sockets under `actorgym serve`; the learner server has its own). Replies queue in a peer's socket
  * while it does not read; one peer is capped at `perPeer` bytes, and all together at `total`:
  * past the total, a peer holding more than its share (total / peers) is closed, so several peers
  * that never read cannot together grow the server without bound.
@@ -12,13 +14,12 @@
  * send) and recounted exactly only when it passes the total: queues also shrink while nothing is
  * sent, so the running sum may be high, never low.
  */
-import type { WebSocket } from 'ws';
-
 /** A peer is never held back for less than this: socket writes return false from 16 KiB, so its `drain` will come. */
 const MIN_PAUSE_BYTES = 64 * 1024;
 
 export interface OutboundPeer {
-  readonly ws: WebSocket;
+  /** Reply bytes waiting for this peer now (a WebSocket's `bufferedAmount`, a socket's `writableLength`). */
+  readonly buffered: () => number;
   /** This peer's `bufferedAmount` as last seen. */
   accounted: number;
 }
@@ -45,8 +46,13 @@ export class OutboundBudget {
     return this.highest;
   }
 
-  add(ws: WebSocket): OutboundPeer {
-    const peer = { ws, accounted: 0 };
+  /** Peers open now. */
+  get size(): number {
+    return this.peers.size;
+  }
+
+  add(buffered: () => number): OutboundPeer {
+    const peer = { buffered, accounted: 0 };
     this.peers.add(peer);
     return peer;
   }
@@ -83,7 +89,7 @@ export class OutboundBudget {
   }
 
   private update(peer: OutboundPeer): number {
-    const amount = peer.ws.bufferedAmount;
+    const amount = peer.buffered();
     this.sum += amount - peer.accounted;
     peer.accounted = amount;
     if (this.sum > this.highest) this.highest = this.sum;
@@ -91,7 +97,7 @@ export class OutboundBudget {
   }
 
   private recount(): void {
-    for (const peer of this.peers) peer.accounted = peer.ws.bufferedAmount;
+    for (const peer of this.peers) peer.accounted = peer.buffered();
     this.sum = 0;
     for (const peer of this.peers) this.sum += peer.accounted;
   }
