@@ -84,6 +84,21 @@ export const benchmarks: readonly Benchmark[] = [
     run: async () => (await import('./server-flood.ts')).runServerFloodBench(),
   },
   {
+    name: 'event-learner-flood',
+    description: 'the event and learner servers under a 64-connection frame flood, with and without their --frame-budget (/readyz, server CPU, an honest observer and worker)',
+    run: async () => (await import('./event-learner-flood.ts')).runEventLearnerFloodBench(),
+  },
+  {
+    name: 'agentgym-http-noread',
+    description: 'AgentGym HTTP clients that pipeline requests and never read the replies: server RSS against the buffered-bytes budget',
+    run: async () => (await import('./agentgym-http-noread.ts')).runAgentGymHttpNoReadBench(),
+  },
+  {
+    name: 'honest-frame-rates',
+    description: 'frames honest clients send the learner (workers collecting a step) and the event server (observers): what the frame budgets are sized from',
+    run: async () => (await import('./honest-frame-rates.ts')).runHonestFrameRatesBench(),
+  },
+  {
     name: 'distributed',
     long: true,
     description: 'BabyAI GRPO at one time budget: train in one process vs learner + 2 workers, sync vs --async K=1/2, plain and behind a latency-bound policy (steps/h, test success, worker idle); weight broadcast bytes and ms (defaults: 3 seeds × 12 arms × 5 min ≈ 3.5 h; DIST_BENCH_* to size it)',
