@@ -154,6 +154,12 @@ export interface ChaosLog {
   workers: Proc[];
 }
 
+/** The last lines of the learner and of each live worker, for a failure's message. */
+function tails(learner: LearnerLife, workers: readonly Proc[]): string {
+  const tail = (proc: Proc, n: number) => proc.lines.slice(-n).map((line) => `  ${line.slice(0, 200)}`).join('\n');
+  return [`learner (last 15 lines):\n${tail(learner.proc, 15)}`, ...workers.map((w, i) => `worker ${i} (last 4 lines, ${w.running ? 'running' : 'exited'}):\n${tail(w, 4)}`)].join('\n');
+}
+
 export async function runChaos(setup: ChaosSetup, port: number, out: string): Promise<{ log: ChaosLog; final: Proc; workers: Proc[] }> {
   const url = `ws://127.0.0.1:${port}`;
   const log: ChaosLog = { workerKills: 0, learnerKills: 0, requeued: 0, lives: [], workers: [] };
@@ -164,8 +170,9 @@ export async function runChaos(setup: ChaosSetup, port: number, out: string): Pr
   log.workers.push(...workers);
   for (const kind of setup.plan) {
     // One kill per step at most: wait for the learner to train a step past the last kill.
-    const stepped = await learner.proc.waitLine(/^step \d+\//, learner.proc.lines.length, 60_000);
-    expect(stepped, `the learner stopped stepping before the plan was done (kills so far: ${log.workerKills} of workers, ${log.learnerKills} of the learner)`).toBeDefined();
+    // 120 s: a step takes 1-3 s alone, but a loaded CI machine restarting workers (tsx start-up) is far slower.
+    const stepped = await learner.proc.waitLine(/^step \d+\//, learner.proc.lines.length, 120_000);
+    expect(stepped, `the learner stopped stepping before the plan was done (kills so far: ${log.workerKills} of workers, ${log.learnerKills} of the learner)\n${tails(learner, workers)}`).toBeDefined();
     expect(learner.proc.running, 'the run ended before the plan was done: give it more --steps').toBe(true);
     if (kind === 'w') {
       const victim = await connectedWorker(workers);
