@@ -10,25 +10,10 @@
  */
 import net from 'node:net';
 import { pathToFileURL } from 'node:url';
-import type { EnvDefinition } from '../envs/contract.ts';
 import { getEnv } from '../envs/index.ts';
+import { withBigObservations } from './big-observations.ts';
 
 const num = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
-
-/** BabyAI with every observation `bytes` long. */
-function bigObservations(bytes: number): EnvDefinition {
-  const base = getEnv('babyai');
-  const filler = 'x'.repeat(bytes);
-  return {
-    ...base,
-    make: () => {
-      const env = base.make();
-      const reset = env.reset.bind(env);
-      env.reset = async (options) => ({ ...(await reset(options)), observation: filler });
-      return env;
-    },
-  };
-}
 
 async function post(url: string, body: unknown): Promise<{ id: number }> {
   const res = await fetch(url, { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
@@ -39,7 +24,7 @@ export async function runAgentGymHttpNoReadBench(): Promise<void> {
   const module = process.env.NOREAD_SERVER ?? new URL('../servers/agentgym-http/agentgym-http-server.ts', import.meta.url).href;
   const { startAgentGymHttpServer } = (await import(module.startsWith('/') ? pathToFileURL(module).href : module)) as typeof import('../servers/agentgym-http/agentgym-http-server.ts');
   const bytes = num('NOREAD_BYTES', 100_000);
-  const server = await startAgentGymHttpServer({ port: 0, definition: bigObservations(bytes) });
+  const server = await startAgentGymHttpServer({ port: 0, definition: withBigObservations(getEnv('babyai'), bytes) });
   const rssStart = process.memoryUsage().rss;
   const sockets: net.Socket[] = [];
   for (let i = 0; i < num('NOREAD_SOCKETS', 16); i++) {

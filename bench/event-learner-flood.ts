@@ -11,13 +11,13 @@
  *   npx tsx bench/event-learner-flood.ts      # FLOOD_CONNS (64), FLOOD_SECONDS (8)
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { request } from 'node:http';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { WebSocket } from 'ws';
 import { table } from '../charts/text-table.ts';
+import { probeReadyz as probe, rssOf } from './server-probes.ts';
 import { median, processCpuMicros } from './stats.ts';
 
 const BIN = fileURLToPath(new URL('../bin/actorgym.js', import.meta.url));
@@ -56,26 +56,6 @@ function startServer(kind: Kind, extra: readonly string[], out: string): Promise
 
 function stop(child: ChildProcess): Promise<void> {
   return new Promise((resolve) => (child.exitCode !== null ? resolve() : (child.once('exit', () => resolve()), child.kill('SIGKILL'))));
-}
-
-/** Peak resident memory of a process (MiB), from /proc. */
-function peakRss(pid: number): number {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
-}
-
-/** GET /readyz with a deadline: its latency (ms), or undefined when unanswered within `timeoutMs`. */
-function probe(wsUrl: string, timeoutMs = 2_000): Promise<number | undefined> {
-  const started = performance.now();
-  return new Promise((resolve) => {
-    const req = request(`${wsUrl.replace('ws:', 'http:')}/readyz`, { agent: false, timeout: timeoutMs }, (res) => {
-      res.resume();
-      res.once('end', () => resolve(res.statusCode === 200 ? performance.now() - started : undefined));
-    });
-    req.once('timeout', () => req.destroy());
-    req.once('error', () => resolve(undefined));
-    req.end();
-  });
 }
 
 /**
@@ -133,7 +113,7 @@ async function floodRow(kind: Kind, budget: string, extra: readonly string[]): P
   attacker.kill('SIGTERM');
   await new Promise((resolve) => attacker.once('exit', resolve));
   const frames = (JSON.parse(said.split('\n').find((line) => line.startsWith('{')) ?? '{"frames":0}') as { frames: number }).frames;
-  const rss = peakRss(server.child.pid as number);
+  const rss = rssOf(server.child.pid as number).hwm;
   for (const ws of honestOpen.splice(0)) ws.terminate();
   await stop(server.child);
   rmSync(out, { recursive: true, force: true });

@@ -18,12 +18,11 @@
  * `noread` runs that part alone.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { request } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { table } from '../charts/text-table.ts';
 import { getEnv } from '../envs/index.ts';
 import { connectEnvServer } from '../transport/remote/ws-client.ts';
+import { probeReadyz as probe, rssOf } from './server-probes.ts';
 import { median } from './stats.ts';
 
 const BIN = fileURLToPath(new URL('../bin/actorgym.js', import.meta.url));
@@ -54,27 +53,6 @@ function startServer(): Promise<Served> {
 
 function stop(child: ChildProcess): Promise<void> {
   return new Promise((resolve) => (child.exitCode !== null ? resolve() : (child.once('exit', () => resolve()), child.kill('SIGTERM'))));
-}
-
-/** The server's resident memory now and at its peak (MiB), from /proc. */
-function rssOf(pid: number): { rss: number; hwm: number } {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kib = (key: string) => Number(new RegExp(`${key}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
-  return { rss: kib('VmRSS') / 1024, hwm: kib('VmHWM') / 1024 };
-}
-
-/** GET /readyz with a deadline: its latency (ms), or undefined when unanswered within `timeoutMs`. */
-function probe(wsUrl: string, timeoutMs = 2_000): Promise<number | undefined> {
-  const started = performance.now();
-  return new Promise((resolve) => {
-    const req = request(`${wsUrl.replace('ws:', 'http:')}/readyz`, { agent: false, timeout: timeoutMs }, (res) => {
-      res.resume();
-      res.once('end', () => resolve(res.statusCode === 200 ? performance.now() - started : undefined));
-    });
-    req.once('timeout', () => req.destroy());
-    req.once('error', () => resolve(undefined));
-    req.end();
-  });
 }
 
 /** The frames the server has received so far (its /healthz counter). */

@@ -2,8 +2,13 @@ import { EnvError, type EnvDefinition } from './contract.ts';
 
 const definitions = new Map<string, EnvDefinition>();
 /** Families whose envs take an argument (`webarena:DIR`): prefix → maker, and what each id made. */
-const families = new Map<string, (argument: string) => EnvDefinition>();
-const familyUsage = new Map<string, { readonly usage: string; readonly description: string }>();
+interface EnvFamily {
+  readonly make: (argument: string) => EnvDefinition;
+  /** How to name one (`webarena:DIR`) and what it is, for `actorgym envs`. */
+  readonly usage: string;
+  readonly description: string;
+}
+const families = new Map<string, EnvFamily>();
 const madeByFamily = new Map<string, EnvDefinition>();
 
 /** Adds an env family to the registry; ids are unique. */
@@ -20,13 +25,12 @@ export function registerEnv(definition: EnvDefinition): void {
  */
 export function registerEnvFamily(prefix: string, make: (argument: string) => EnvDefinition, about?: { usage: string; description: string }): void {
   if (families.has(prefix) || prefix.includes(':')) throw new Error(`env family "${prefix}" is already registered or has a ':'`);
-  families.set(prefix, make);
-  familyUsage.set(prefix, about ?? { usage: `${prefix}:ARG`, description: '' });
+  families.set(prefix, { make, ...(about ?? { usage: `${prefix}:ARG`, description: '' }) });
 }
 
 /** Every env family that takes an argument, with how to name one (`actorgym envs` lists them after the envs). */
 export function listEnvFamilies(): readonly { readonly prefix: string; readonly usage: string; readonly description: string }[] {
-  return [...familyUsage].map(([prefix, about]) => ({ prefix, ...about }));
+  return [...families].map(([prefix, { usage, description }]) => ({ prefix, usage, description }));
 }
 
 /** Every registered env family, in registration order (`actorgym envs` lists them). */
@@ -50,7 +54,7 @@ function fromFamily(id: string): EnvDefinition | undefined {
   const colon = id.indexOf(':');
   const family = families.get(colon < 0 ? id : id.slice(0, colon));
   if (!family) return undefined;
-  const definition = family(colon < 0 ? '' : id.slice(colon + 1));
+  const definition = family.make(colon < 0 ? '' : id.slice(colon + 1));
   madeByFamily.set(id, definition);
   return definition;
 }

@@ -198,3 +198,16 @@ export async function runChaos(setup: ChaosSetup, port: number, out: string): Pr
   for (const life of log.lives) log.requeued += life.proc.lines.filter((l) => l.includes('"event":"assignment.requeued"')).length;
   return { log, final: learner.proc, workers };
 }
+
+/**
+ * What every chaos run must end with: the last learner exits 0 having trained every step, every
+ * kill of the plan happened, and each resumed learner started from a checkpoint (step > 0).
+ */
+export async function expectPlanCompleted(setup: ChaosSetup, log: ChaosLog, final: Proc): Promise<void> {
+  const code = await final.exited;
+  expect(code, final.lines.join('\n')).toBe(0);
+  expect(JSON.parse(final.stdout)).toMatchObject({ status: 'done', steps: setup.steps });
+  expect(log.workerKills).toBe(setup.plan.split('w').length - 1);
+  expect(log.learnerKills).toBe(setup.plan.split('L').length - 1);
+  expect(log.lives.slice(1).every((life) => life.fromStep > 0)).toBe(true);
+}

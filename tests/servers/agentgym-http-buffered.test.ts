@@ -6,7 +6,7 @@
  */
 import net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { EnvDefinition } from '../../envs/contract.ts';
+import { withBigObservations } from '../../bench/big-observations.ts';
 import { startAgentGymHttpServer } from '../../servers/agentgym-http/agentgym-http-server.ts';
 import { startEnvServer } from '../../servers/env-server/env-server.ts';
 import { OutboundBudget } from '../../servers/listener/outbound-budget.ts';
@@ -19,21 +19,6 @@ afterEach(async () => {
   for (const socket of sockets.splice(0)) socket.destroy();
   await Promise.all(servers.splice(0).map((server) => server.close()));
 });
-
-/** The counter env with every observation `bytes` long, so a few unread replies fill a socket. */
-function bigObservations(bytes: number): EnvDefinition {
-  const base = fakeCounterDefinition();
-  const filler = 'x'.repeat(bytes);
-  return {
-    ...base,
-    make: () => {
-      const env = base.make();
-      const reset = env.reset.bind(env);
-      env.reset = async (options) => ({ ...(await reset(options)), observation: filler });
-      return env;
-    },
-  };
-}
 
 async function post(url: string, body: unknown): Promise<any> {
   const reply = await request(url, { body });
@@ -72,7 +57,7 @@ describe('AgentGym HTTP: never-reading clients and the buffered-bytes budget (is
   it('serves a socket over its share no more, holding the server within the budget; /readyz and an honest client still answer', async () => {
     const total = 8 * 1024 * 1024;
     const reply = 512 * 1024;
-    const server = await startAgentGymHttpServer({ port: 0, definition: bigObservations(reply), maxTotalBufferedBytes: total });
+    const server = await startAgentGymHttpServer({ port: 0, definition: withBigObservations(fakeCounterDefinition(), reply), maxTotalBufferedBytes: total });
     servers.push(server);
     // 8 sockets × 40 pipelined replies of 512 KiB: 160 MiB asked for, none read.
     for (let i = 0; i < 8; i++) {
@@ -94,7 +79,7 @@ describe('AgentGym HTTP: never-reading clients and the buffered-bytes budget (is
 
   it('closes a socket over its share once the total is passed', async () => {
     const reply = 1024 * 1024;
-    const server = await startAgentGymHttpServer({ port: 0, definition: bigObservations(reply), maxTotalBufferedBytes: 2 * reply });
+    const server = await startAgentGymHttpServer({ port: 0, definition: withBigObservations(fakeCounterDefinition(), reply), maxTotalBufferedBytes: 2 * reply });
     servers.push(server);
     for (let i = 0; i < 6; i++) {
       const { id } = await post(`${server.url}/create`, {});
@@ -110,7 +95,7 @@ describe('AgentGym HTTP: never-reading clients and the buffered-bytes budget (is
   it('shares one budget with the env server of the same process, as `actorgym serve` does', async () => {
     const reply = 512 * 1024;
     const outbound = new OutboundBudget(64 * 1024 * 1024, 8 * 1024 * 1024, 1024 * 1024);
-    const definition = bigObservations(reply);
+    const definition = withBigObservations(fakeCounterDefinition(), reply);
     const env = await startEnvServer({ port: 0, resolveEnv: () => definition, outbound });
     servers.push(env);
     const server = await startAgentGymHttpServer({ port: 0, definition, outbound });
